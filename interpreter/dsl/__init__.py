@@ -1,0 +1,1 @@
+"""The effect language: parse -> check -> compile to closures."""

@@ -1,0 +1,811 @@
+"""Check and compile effect-language ASTs into Python closures.
+
+One walk does both jobs: every name is resolved (locals, game variables, zones, regions,
+items, players, enum values, functions, procedures, moves, events) and every call is
+checked against the registry's signature; problems become diagnostics pointing at the
+exact line and column of the rule file. What survives is compiled:
+
+* an expression becomes ``f(state, env) -> value``;
+* a statement becomes ``s(state, frame)`` placed in a *block* (a list of statements)
+  that the interpreter (``engine.vm``) runs frame by frame. Blocks are numbered in
+  compile order, so a saved stack ``[block, pc, env, aux]`` resumes after a reload.
+
+Game functions are inlined (no call overhead, no env allocation); procedures get a
+frame of their own. While compiling a trigger condition, the compiler also records which
+*channels* (zone families, piece kinds, variables) it reads, so the interpreter checks a
+trigger only after a step that wrote one of them.
+"""
+from __future__ import annotations
+
+import itertools
+
+from ..errors import Diagnostic, did_you_mean
+from . import registry
+from .parser import DSLSyntaxError, Node, parse, parse_expr
+
+ANY = "any"
+_counter = itertools.count()
+
+
+def _compatible(want: str, got: str) -> bool:
+    if want == ANY or got == ANY or want == got:
+        return True
+    if want == "list" and got == "zone":
+        return True
+    if want == "str" and got.startswith("enum:"):
+        return True
+    if got == "none":
+        return True
+    return False
+
+
+class Src:
+    """Where a DSL text lives: a Source (file) and the YAML path of the scalar."""
+
+    __slots__ = ("source", "path", "what")
+
+    def __init__(self, source, path, what=""):
+        self.source, self.path, self.what = source, tuple(path), what
+
+
+class Compiler:
+    def __init__(self, rules, diags: list[Diagnostic]):
+        self.r = rules
+        self.diags = diags
+        self.reads: set | None = None  # channel collector for trigger conditions
+        self._inlining: list[str] = []
+
+    # ------------------------------------------------------------ diagnostics
+    def error(self, src: Src, node, code, message, hint=""):
+        line, col = (node.line, node.col) if node is not None else (1, 1)
+        if src.source is None:
+            fl, fc, path = line, col, "<text>"
+        else:
+            fl, fc = src.source.text_pos(src.path, line, col)
+            path = src.source.display
+        self.diags.append(Diagnostic(path, fl, fc, code, message, hint))
+
+    def _parse(self, text, src: Src, expr: bool):
+        if not isinstance(text, str):
+            text = str(text).lower() if isinstance(text, bool) else str(text)
+        try:
+            return parse_expr(text) if expr else parse(text)
+        except DSLSyntaxError as exc:
+            n = Node("x", [], exc.line, exc.col)
+            self.error(src, n, "E201", f"syntax error in {src.what or 'effect'}: {exc.message}", exc.hint)
+            return None
+
+    # ------------------------------------------------------------ entry points
+    def expr_text(self, text, src: Src, scope: dict):
+        node = self._parse(text, src, expr=True)
+        if node is None:
+            return (lambda st, env: None), ANY
+        return self.expr(node, scope, src)
+
+    def block_text(self, text, src: Src, scope: dict) -> int:
+        node = self._parse(text, src, expr=False)
+        if node is None:
+            return self.new_block([])
+        return self.block(node, scope, src)
+
+    def new_block(self, stmts) -> int:
+        self.r.blocks.append(stmts)
+        return len(self.r.blocks) - 1
+
+    # ------------------------------------------------------------ names
+    def _visible_names(self, scope):
+        return list(scope) + list(self.r.symbols) + list(self.r.var_defs) + list(self.r.functions)
+
+    def _read(self, chan):
+        if self.reads is not None:
+            self.reads.add(chan)
+
+    def name(self, node: Node, scope: dict, src: Src):
+        n = node.a[0]
+        b = scope.get(n)
+        if b is not None:
+            kind, val, typ = b
+            if kind == "local":
+                key = val
+                return (lambda st, env: env.get(key)), typ
+            return val, typ  # inline parameter: the caller's closure
+        r = self.r
+        if n in r.var_defs:
+            self._read("var:" + n)
+            return (lambda st, env: st.vars[n]), r.var_types.get(n, ANY)
+        sym = r.symbols.get(n)
+        if sym is not None:
+            typ, value = sym
+            if typ == "family":
+                self.error(src, node, "E402", f"'{n}' is a family and needs a key, as in {n}[key]",
+                           f"write {n}[me] or {n}[<key>]")
+                return (lambda st, env: None), ANY
+            if typ == "zone":
+                self._read("zone:" + r.zones[value].family)
+            return (lambda st, env: value), typ
+        if n in r.functions:
+            if not r.functions[n][0]:  # a function without parameters reads like a name
+                return self.inline(node, n, [], {}, scope, src)
+            self.error(src, node, "E404", f"function '{n}' needs arguments", f"write {n}(...)")
+            return (lambda st, env: None), ANY
+        hint = did_you_mean(n, self._visible_names(scope))
+        self.error(src, node, "E301", f"unknown name '{n}'", hint)
+        return (lambda st, env: None), ANY
+
+    # ------------------------------------------------------------ expressions
+    def as_list(self, f, typ):
+        if typ == "zone":
+            zones = self.r.zones
+
+            def items(st, env):
+                z = f(st, env)
+                if z is None:
+                    return []
+                lst = st.zones[z]
+                return [i for i in lst if i is not None] if zones[z].tableau else lst
+            return items
+        return f
+
+    def expr(self, node: Node, scope: dict, src: Src):
+        k = node.kind
+        m = getattr(self, "x_" + k, None)
+        if m is None:
+            self.error(src, node, "E404", f"{k} is not an expression")
+            return (lambda st, env: None), ANY
+        return m(node, scope, src)
+
+    def x_const(self, node, scope, src):
+        v = node.a[0]
+        typ = "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "none" if v is None else "str"
+        return (lambda st, env: v), typ
+
+    def x_name(self, node, scope, src):
+        return self.name(node, scope, src)
+
+    def x_list(self, node, scope, src):
+        fs = [self.expr(e, scope, src)[0] for e in node.a[0]]
+        return (lambda st, env: [f(st, env) for f in fs]), "list"
+
+    def x_comp(self, node, scope, src):
+        elem, var, it, cond = node.a
+        itf, ityp = self.expr(it, scope, src)
+        itf = self.as_list(itf, ityp)
+        key = f"{var}#{next(_counter)}"
+        inner = dict(scope)
+        inner[var] = ("local", key, ANY)
+        ef, _ = self.expr(elem, inner, src)
+        cf = self.expr(cond, inner, src)[0] if cond is not None else None
+        if cf is None:
+            def comp(st, env):
+                out = []
+                for x in itf(st, env):
+                    env[key] = x
+                    out.append(ef(st, env))
+                env.pop(key, None)
+                return out
+        else:
+            def comp(st, env):
+                out = []
+                for x in itf(st, env):
+                    env[key] = x
+                    if cf(st, env):
+                        out.append(ef(st, env))
+                env.pop(key, None)
+                return out
+        return comp, "list"
+
+    def x_attr(self, node, scope, src):
+        base, prop = node.a
+        bf, _ = self.expr(base, scope, src)
+        if prop not in self.r.prop_names:
+            self.error(src, node, "E303", f"unknown property '{prop}'",
+                       did_you_mean(prop, self.r.prop_names) or "properties are declared in item_types")
+        props = self.r.props
+
+        def attr(st, env):
+            p = props.get(bf(st, env))
+            return p.get(prop) if p else None
+        return attr, self.r.prop_types.get(prop, ANY)
+
+    def x_index(self, node, scope, src):
+        base, idx = node.a
+        r = self.r
+        kf, _ = self.expr(idx, scope, src)
+        if base.kind == "name" and base.a[0] not in scope:
+            n = base.a[0]
+            sym = r.symbols.get(n)
+            if sym is not None and sym[0] == "family":
+                fam = sym[1]
+                if fam in r.zone_families:
+                    self._read("zone:" + fam)
+                    self._check_key(fam, idx, r.zone_families[fam], src)
+                    return (lambda st, env: f"{fam}.{kf(st, env)}"), "zone"
+                if fam in r.var_families:
+                    self._read("var:" + fam)
+                    self._check_key(fam, idx, r.var_families[fam], src)
+                    return (lambda st, env: st.vars[f"{fam}.{kf(st, env)}"]), r.var_types.get(fam, ANY)
+        bf, btyp = self.expr(base, scope, src)
+        bf = self.as_list(bf, btyp)
+
+        def index(st, env):
+            b = bf(st, env)
+            k = kf(st, env)
+            if isinstance(b, dict):
+                return b.get(k, 0)
+            if isinstance(b, list) and isinstance(k, int) and -len(b) <= k < len(b):
+                return b[k]
+            return None
+        return index, ANY
+
+    def _check_key(self, fam, idx, keys, src):
+        if idx.kind == "name" and idx.a[0] in self.r.symbols:
+            v = self.r.symbols[idx.a[0]][1]
+            if v not in keys:
+                self.error(src, idx, "E306", f"'{v}' is not a key of '{fam}'",
+                           did_you_mean(v, keys) or f"keys: {', '.join(map(str, keys))}")
+        elif idx.kind == "const" and idx.a[0] not in keys and str(idx.a[0]) not in map(str, keys):
+            self.error(src, idx, "E306", f"{idx.a[0]!r} is not a key of '{fam}'",
+                       f"keys: {', '.join(map(str, keys))}")
+
+    def x_arith(self, node, scope, src):
+        operands, ops = node.a
+        parts = [self.expr(o, scope, src) for o in operands]
+        f, typ = parts[0]
+        for op, (g, gt) in zip(ops, parts[1:]):
+            if typ == "zone":
+                f, typ = self.as_list(f, typ), "list"
+            if gt == "zone":
+                g, gt = self.as_list(g, gt), "list"
+            for t, o in ((typ, operands[0]), (gt, node)):
+                if t in ("bool", "str", "player", "region", "item", "kind", "track", "zone") or t.startswith("enum:"):
+                    if not (op in "+*" and t == "list"):
+                        self.error(src, o, "E402", f"'{op}' needs numbers (or lists for + and *), got {t}")
+            f = self._arith(op, f, g)
+            typ = "list" if "list" in (typ, gt) else "int"
+        return f, typ
+
+    @staticmethod
+    def _arith(op, f, g):
+        if op == "+":
+            return lambda st, env: f(st, env) + g(st, env)
+        if op == "-":
+            return lambda st, env: f(st, env) - g(st, env)
+        if op == "*":
+            return lambda st, env: f(st, env) * g(st, env)
+        if op == "/":
+            return lambda st, env: f(st, env) // g(st, env)
+        return lambda st, env: f(st, env) % g(st, env)
+
+    def x_cmp(self, node, scope, src):
+        op, a, b = node.a
+        af, at = self.expr(a, scope, src)
+        bf, bt = self.expr(b, scope, src)
+        if op in ("in", "not in"):
+            if bt == "zone":
+                def inz(st, env):
+                    return st.where.get(af(st, env)) == bf(st, env)
+                return (inz if op == "in" else (lambda st, env: not inz(st, env))), "bool"
+            if op == "in":
+                return (lambda st, env: af(st, env) in (bf(st, env) or ())), "bool"
+            return (lambda st, env: af(st, env) not in (bf(st, env) or ())), "bool"
+        known = ("int", "str", "player", "region", "item", "zone", "kind", "track")
+        if at in known and bt in known and at != bt and not (at == "str" or bt == "str"):
+            self.error(src, node, "E402", f"comparing {at} with {bt} is always false")
+        if op == "==":
+            return (lambda st, env: af(st, env) == bf(st, env)), "bool"
+        if op == "!=":
+            return (lambda st, env: af(st, env) != bf(st, env)), "bool"
+        for t, o in ((at, a), (bt, b)):
+            if t not in ("int", ANY, "none"):
+                self.error(src, o, "E402", f"'{op}' needs numbers, got {t}")
+        if op == "<":
+            return (lambda st, env: af(st, env) < bf(st, env)), "bool"
+        if op == "<=":
+            return (lambda st, env: af(st, env) <= bf(st, env)), "bool"
+        if op == ">":
+            return (lambda st, env: af(st, env) > bf(st, env)), "bool"
+        return (lambda st, env: af(st, env) >= bf(st, env)), "bool"
+
+    def x_and(self, node, scope, src):
+        fs = [self.expr(e, scope, src)[0] for e in node.a[0]]
+        if len(fs) == 2:
+            a, b = fs
+            return (lambda st, env: a(st, env) and b(st, env)), "bool"
+        return (lambda st, env: all(f(st, env) for f in fs)), "bool"
+
+    def x_or(self, node, scope, src):
+        fs = [self.expr(e, scope, src)[0] for e in node.a[0]]
+        if len(fs) == 2:
+            a, b = fs
+            return (lambda st, env: a(st, env) or b(st, env)), "bool"
+        return (lambda st, env: any(f(st, env) for f in fs)), "bool"
+
+    def x_not(self, node, scope, src):
+        f, _ = self.expr(node.a[0], scope, src)
+        return (lambda st, env: not f(st, env)), "bool"
+
+    def x_neg(self, node, scope, src):
+        f, t = self.expr(node.a[0], scope, src)
+        if t not in ("int", ANY):
+            self.error(src, node, "E402", f"'-' needs a number, got {t}")
+        return (lambda st, env: -f(st, env)), "int"
+
+    def x_cond(self, node, scope, src):
+        c, a, b = (self.expr(x, scope, src) for x in node.a)
+        cf, (af, at), (bf, bt) = c[0], a, b
+        return (lambda st, env: af(st, env) if cf(st, env) else bf(st, env)), (at if at == bt else ANY)
+
+    def x_fcall(self, node, scope, src):
+        name, pos, kw = node.a
+        r = self.r
+        if name in r.functions:
+            return self.inline(node, name, pos, kw, scope, src)
+        prim = registry.REGISTRY.get(name)
+        if prim is None or prim.kind != "fn":
+            if prim is not None or name in r.procedures:
+                self.error(src, node, "E404", f"'{name}' is a statement and gives no value",
+                           "call it on a line of its own")
+            else:
+                cands = [p for p, v in registry.REGISTRY.items() if v.kind == "fn"] + list(r.functions)
+                self.error(src, node, "E302", f"unknown function '{name}'",
+                           did_you_mean(name, cands) or "see `lotr-rules schema dsl` for the primitives")
+            return (lambda st, env: None), ANY
+        fs = self.args(node, prim, pos, kw, scope, src)
+        self._note_reads(prim, pos, scope)
+        if name == "mod" and len(pos) == 2 and pos[1].kind == "const" and pos[1].a[0] not in r.grant_names:
+            self.error(src, pos[1], "E306", f"no item grants a modifier named {pos[1].a[0]!r}",
+                       did_you_mean(pos[1].a[0], r.grant_names) or "modifiers come from items' grants:")
+        impl = prim.impl
+        n = len(fs)
+        if n == 0:
+            f = lambda st, env: impl(st)  # noqa: E731
+        elif n == 1:
+            a0 = fs[0]
+            f = lambda st, env: impl(st, a0(st, env))  # noqa: E731
+        elif n == 2:
+            a0, a1 = fs
+            f = lambda st, env: impl(st, a0(st, env), a1(st, env))  # noqa: E731
+        elif n == 3:
+            a0, a1, a2 = fs
+            f = lambda st, env: impl(st, a0(st, env), a1(st, env), a2(st, env))  # noqa: E731
+        else:
+            f = lambda st, env: impl(st, *[a(st, env) for a in fs])  # noqa: E731
+        return f, prim.returns
+
+    def _note_reads(self, prim, pos, scope):
+        if self.reads is None:
+            return
+        n = prim.name
+        if n == "pieces" and pos and pos[0].kind == "name" and pos[0].a[0] in self.r.kinds:
+            self._read("kind:" + pos[0].a[0])
+        elif n == "pieces_at":
+            for k in self.r.owned_kinds:
+                self._read("kind:" + k)
+        elif n == "pieces":
+            for k in self.r.kinds:
+                self._read("kind:" + k)
+        elif n == "pos" and pos and pos[0].kind == "name":
+            self._read("var:" + pos[0].a[0])
+        elif n == "mod":
+            for fam in self.r.active_families:
+                self._read("zone:" + fam)
+        elif n in ("zone_of", "is_facedown", "available"):
+            self._read("*")
+
+    def args(self, node, prim, pos, kw, scope, src):
+        """Check arguments against a primitive's signature; return closures in order."""
+        params = prim.params
+        variadic = params and params[-1][4]
+        fixed = params[:-1] if variadic else params
+        out = []
+        required = sum(1 for p in fixed if not p[2])
+        if len(pos) < required - len(kw) or (not variadic and len(pos) > len(fixed)):
+            want = f"{required}" if required == len(fixed) else f"{required} to {len(fixed)}"
+            self.error(src, node, "E401",
+                       f"'{prim.name}' takes {want}{' or more' if variadic else ''} argument(s), got {len(pos) + len(kw)}",
+                       f"{prim.name}({', '.join(p[0] for p in params)})")
+        names = [p[0] for p in fixed]
+        for k in kw:
+            if k not in names:
+                self.error(src, node, "E401", f"'{prim.name}' has no parameter '{k}'",
+                           did_you_mean(k, names) or f"parameters: {', '.join(names)}")
+        for i, p in enumerate(fixed):
+            pname, ptyp, has_default, default, _ = p
+            if i < len(pos):
+                a = pos[i]
+            elif pname in kw:
+                a = kw[pname]
+            elif has_default:
+                out.append(lambda st, env, d=default: d)
+                continue
+            else:
+                out.append(lambda st, env: None)
+                continue
+            f, t = self.expr(a, scope, src)
+            if not _compatible(ptyp, t):
+                self.error(src, a, "E402", f"argument '{pname}' of '{prim.name}' must be {ptyp}, got {t}")
+            if ptyp == "list":
+                f = self.as_list(f, t)
+            out.append(f)
+        if variadic:
+            ptyp = params[-1][1]
+            for a in pos[len(fixed):]:
+                f, t = self.expr(a, scope, src)
+                if not _compatible(ptyp, t):
+                    self.error(src, a, "E402", f"extra arguments of '{prim.name}' must be {ptyp}, got {t}")
+                out.append(f)
+        return out
+
+    def inline(self, node, name, pos, kw, scope, src):
+        r = self.r
+        params, body_node, fsrc = r.functions[name]
+        if name in self._inlining:
+            self.error(src, node, "E403", f"function '{name}' calls itself",
+                       "functions are expanded in place and cannot recurse")
+            return (lambda st, env: None), ANY
+        if len(pos) + len(kw) != len(params) or any(k not in params for k in kw):
+            self.error(src, node, "E401", f"'{name}' takes {len(params)} argument(s), got {len(pos) + len(kw)}",
+                       f"{name}({', '.join(params)})")
+            return (lambda st, env: None), ANY
+        inner = {"me": scope.get("me", ("local", "me", "player"))}
+        for i, p in enumerate(params):
+            a = pos[i] if i < len(pos) else kw[p]
+            inner[p] = ("inline",) + self.expr(a, scope, src)
+        if body_node is None:
+            return (lambda st, env: None), ANY
+        self._inlining.append(name)
+        try:
+            return self.expr(body_node, inner, fsrc)
+        finally:
+            self._inlining.pop()
+
+    # ------------------------------------------------------------ statements
+    def block(self, node: Node, scope: dict, src: Src) -> int:
+        """Compile a block; ``scope`` is extended in place by ``let`` (shared env)."""
+        bid = self.new_block(None)
+        stmts = []
+        for s in node.a[0]:
+            m = getattr(self, "s_" + s.kind, None)
+            if m is None:
+                self.error(src, s, "E404", f"{s.kind} is not a statement")
+                continue
+            stmts.append(m(s, scope, src))
+        self.r.blocks[bid] = stmts
+        return bid
+
+    def s_let(self, node, scope, src):
+        name, e = node.a
+        f, t = self.expr(e, scope, src)
+        if name in self.r.var_defs or self.r.symbols.get(name):
+            self.error(src, node, "E402", f"'{name}' is already a game name; choose another local name")
+        scope[name] = ("local", name, t)
+
+        def let(st, fr):
+            fr[2][name] = f(st, fr[2])
+            fr[1] += 1
+        return let
+
+    def s_assign(self, node, scope, src):
+        name, idx, op, e = node.a
+        f, t = self.expr(e, scope, src)
+        r = self.r
+        if idx is None and name in scope and scope[name][0] == "local":
+            key = scope[name][1]
+
+            def get(st, env):
+                return env.get(key)
+
+            def put(st, env, v):
+                env[key] = v
+        elif idx is None and name in r.var_defs:
+            bit = r.bit("var:" + name)
+
+            def get(st, env):
+                return st.vars[name]
+
+            def put(st, env, v):
+                st.vars[name] = v
+                st.dirty |= bit
+        elif idx is not None and r.symbols.get(name, (None,))[0] == "family" and name in r.var_families:
+            kf, _ = self.expr(idx, scope, src)
+            self._check_key(name, idx, r.var_families[name], src)
+            bit = r.bit("var:" + name)
+
+            def get(st, env):
+                return st.vars[f"{name}.{kf(st, env)}"]
+
+            def put(st, env, v):
+                st.vars[f"{name}.{kf(st, env)}"] = v
+                st.dirty |= bit
+        else:
+            self.error(src, node, "E301", f"cannot assign to '{name}': not a local or a game variable",
+                       did_you_mean(name, list(scope) + list(r.var_defs)) or "declare it under vars: or with let")
+            return _skip
+        if op == "=":
+            def assign(st, fr):
+                put(st, fr[2], f(st, fr[2]))
+                fr[1] += 1
+        elif op == "+=":
+            def assign(st, fr):
+                env = fr[2]
+                put(st, env, get(st, env) + f(st, env))
+                fr[1] += 1
+        else:
+            def assign(st, fr):
+                env = fr[2]
+                put(st, env, get(st, env) - f(st, env))
+                fr[1] += 1
+        return assign
+
+    def s_call(self, node, scope, src):
+        name, pos, kw = node.a
+        r = self.r
+        if name in r.procedures:
+            return self.call_procedure(node, name, pos, kw, scope, src)
+        prim = registry.REGISTRY.get(name)
+        if prim is None or prim.kind != "stmt":
+            if prim is not None or name in r.functions:
+                self.error(src, node, "E404", f"'{name}' is a function: its value is unused",
+                           "use it in an expression, e.g. let x = ...")
+            else:
+                cands = [p for p, v in registry.REGISTRY.items() if v.kind == "stmt"] + list(r.procedures)
+                self.error(src, node, "E302", f"unknown statement or procedure '{name}'",
+                           did_you_mean(name, cands) or "see `lotr-rules schema dsl`")
+            return _skip
+        fs = self.args(node, prim, pos, kw, scope, src)
+        impl = prim.impl
+        if getattr(impl, "wants_env", False):
+            def call(st, fr):
+                fr[1] += 1
+                env = fr[2]
+                impl(st, env, *[a(st, env) for a in fs])
+            return call
+        if len(fs) == 1:
+            a0 = fs[0]
+
+            def call(st, fr):
+                fr[1] += 1
+                impl(st, a0(st, fr[2]))
+            return call
+
+        def call(st, fr):
+            fr[1] += 1
+            env = fr[2]
+            impl(st, *[a(st, env) for a in fs])
+        return call
+
+    def call_procedure(self, node, name, pos, kw, scope, src):
+        params, block_ref, _ = self.r.procedures[name]
+        kw = dict(kw)
+        me_f = None
+        if "me" in kw:
+            me_f, _ = self.expr(kw.pop("me"), scope, src)
+        if len(pos) + len(kw) != len(params) or any(k not in params for k in kw):
+            self.error(src, node, "E401", f"'{name}' takes {len(params)} argument(s), got {len(pos) + len(kw)}",
+                       f"{name}({', '.join(params)})")
+            return _skip
+        fs = []
+        for i, p in enumerate(params):
+            a = pos[i] if i < len(pos) else kw[p]
+            fs.append((p, self.expr(a, scope, src)[0]))
+
+        def call(st, fr):
+            fr[1] += 1
+            env = fr[2]
+            new = {"me": me_f(st, env) if me_f else env.get("me")}
+            for p, f in fs:
+                new[p] = f(st, env)
+            st.stack.append([block_ref[0], 0, new, None])
+        return call
+
+    def _branch_block(self, blk, scope, src):
+        return self.block(blk, scope, src)
+
+    def s_if(self, node, scope, src):
+        clauses, else_blk = node.a
+        comp = [(self.expr(c, scope, src)[0], self._branch_block(b, scope, src)) for c, b in clauses]
+        else_id = self._branch_block(else_blk, scope, src) if else_blk is not None else None
+
+        def if_(st, fr):
+            fr[1] += 1
+            env = fr[2]
+            for c, b in comp:
+                if c(st, env):
+                    st.stack.append([b, 0, env, None])
+                    return
+            if else_id is not None:
+                st.stack.append([else_id, 0, env, None])
+        return if_
+
+    def s_repeat(self, node, scope, src):
+        nf, t = self.expr(node.a[0], scope, src)
+        if not _compatible("int", t):
+            self.error(src, node.a[0], "E402", f"repeat needs a number, got {t}")
+        body = self.block(node.a[1], scope, src)
+
+        def repeat(st, fr):
+            if fr[3] is None:
+                fr[3] = int(nf(st, fr[2]) or 0)
+            if fr[3] > 0:
+                fr[3] -= 1
+                st.stack.append([body, 0, fr[2], None])
+            else:
+                fr[3] = None
+                fr[1] += 1
+        return repeat
+
+    def s_for(self, node, scope, src):
+        var, it, blk = node.a
+        itf, t = self.expr(it, scope, src)
+        itf = self.as_list(itf, t)
+        scope[var] = ("local", var, ANY)
+        body = self.block(blk, scope, src)
+
+        def for_(st, fr):
+            env = fr[2]
+            if fr[3] is None:
+                fr[3] = [list(itf(st, env)), 0]
+            lst, i = fr[3]
+            if i < len(lst):
+                fr[3][1] = i + 1
+                env[var] = lst[i]
+                st.stack.append([body, 0, env, None])
+            else:
+                fr[3] = None
+                fr[1] += 1
+        return for_
+
+    def s_while(self, node, scope, src):
+        cf, _ = self.expr(node.a[0], scope, src)
+        body = self.block(node.a[1], scope, src)
+
+        def while_(st, fr):
+            if cf(st, fr[2]):
+                st.stack.append([body, 0, fr[2], None])
+            else:
+                fr[1] += 1
+        return while_
+
+    def _by(self, by, scope, src):
+        if by is None:
+            return lambda st, env: env.get("me")
+        f, t = self.expr(by, scope, src)
+        if not _compatible("player", t):
+            self.error(src, by, "E402", f"'by' needs a player, got {t}")
+        return f
+
+    def s_choose(self, node, scope, src):
+        var, opts, where, by, label, optional = node.a
+        of, t = self.expr(opts, scope, src)
+        of = self.as_list(of, t)
+        scope[var] = ("local", var, ANY)
+        wf = self.expr(where, scope, src)[0] if where is not None else None
+        byf = self._by(by, scope, src)
+
+        def choose(st, fr):
+            env = fr[2]
+            options = list(dict.fromkeys(of(st, env)))
+            if wf is not None:
+                keep = []
+                for o in options:
+                    env[var] = o
+                    if wf(st, env):
+                        keep.append(o)
+                options = keep
+            if not optional and len(options) <= 1:
+                env[var] = options[0] if options else None
+                fr[1] += 1
+                return
+            if optional and not options:
+                env[var] = None
+                fr[1] += 1
+                return
+            st.pending = {"type": "choose", "player": byf(st, env), "label": label, "var": var,
+                          "options": options, "optional": optional}
+        return choose
+
+    def s_ask(self, node, scope, src):
+        names, by = node.a
+        for n, (line, col) in names:
+            if n not in self.r.moves:
+                self.error(src, Node("x", [], line, col), "E304", f"unknown move '{n}'",
+                           did_you_mean(n, self.r.moves) or "moves are declared under moves:")
+        moves = [n for n, _ in names]
+        byf = self._by(by, scope, src)
+
+        def ask(st, fr):
+            st.pending = {"type": "ask", "player": byf(st, fr[2]), "moves": moves}
+        return ask
+
+    def _branches(self, node, scope, src):
+        label, by, branches = node.a
+        out = []
+        seen = set()
+        for name, cond, blk, (line, col) in branches:
+            if name in seen:
+                self.error(src, Node("x", [], line, col), "E305", f"branch '{name}' appears twice in '{label}'")
+            seen.add(name)
+            cf = self.expr(cond, scope, src)[0] if cond is not None else None
+            out.append((name, cf, self.block(blk, scope, src)))
+        return label, self._by(by, scope, src), out
+
+    def s_one_of(self, node, scope, src):
+        label, byf, branches = self._branches(node, scope, src)
+
+        def one_of(st, fr):
+            env = fr[2]
+            opts = [n for n, c, b in branches if c is None or c(st, env)]
+            if len(opts) <= 1:
+                fr[1] += 1
+                for n, c, b in branches:
+                    if opts and n == opts[0]:
+                        st.stack.append([b, 0, env, None])
+                return
+            st.pending = {"type": "branch", "player": byf(st, env), "label": label, "options": opts}
+        one_of.branches = {n: b for n, c, b in branches}
+        return one_of
+
+    def s_any_order(self, node, scope, src):
+        label, byf, branches = self._branches(node, scope, src)
+
+        def any_order(st, fr):
+            env = fr[2]
+            if fr[3] is None:
+                fr[3] = [n for n, c, b in branches]
+            opts = [n for n, c, b in branches if n in fr[3] and (c is None or c(st, env))]
+            if not opts:
+                fr[3] = None
+                fr[1] += 1
+                return
+            if len(opts) == 1:
+                fr[3].remove(opts[0])
+                st.stack.append([any_order.branches[opts[0]], 0, env, None])
+                return
+            st.pending = {"type": "order", "player": byf(st, env), "label": label, "options": opts}
+        any_order.branches = {n: b for n, c, b in branches}
+        return any_order
+
+    def s_may(self, node, scope, src):
+        label, by, blk = node.a
+        byf = self._by(by, scope, src)
+        body = self.block(blk, scope, src)
+
+        def may(st, fr):
+            st.pending = {"type": "branch", "player": byf(st, fr[2]), "label": label, "options": ["yes", "no"]}
+        may.branches = {"yes": body}
+        return may
+
+    def s_emit(self, node, scope, src):
+        name, pos, kw = node.a
+        ev = self.r.events.get(name)
+        if ev is None:
+            self.error(src, node, "E304", f"unknown event '{name}'",
+                       did_you_mean(name, self.r.events) or "events are declared under events:")
+            return _skip
+        if pos:
+            self.error(src, node, "E401", f"event '{name}' takes named arguments only",
+                       f"emit {name}({', '.join(f'{p}=...' for p in ev)})")
+        for k in kw:
+            if k not in ev:
+                self.error(src, node, "E401", f"event '{name}' has no argument '{k}'",
+                           did_you_mean(k, ev) or f"arguments: {', '.join(ev)}")
+        fs = [(k, self.expr(v, scope, src)[0]) for k, v in kw.items()]
+        emit_impl = self.r.emit
+
+        def emit(st, fr):
+            fr[1] += 1
+            env = fr[2]
+            emit_impl(st, name, {k: f(st, env) for k, f in fs}, env.get("me"))
+        return emit
+
+    def s_return(self, node, scope, src):
+        def ret(st, fr):
+            env = fr[2]
+            stack = st.stack
+            while stack and stack[-1][2] is env:
+                stack.pop()
+        return ret
+
+
+def _skip(st, fr):
+    fr[1] += 1

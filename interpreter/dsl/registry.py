@@ -1,0 +1,459 @@
+"""Every primitive of the effect language, with its parameters and types.
+
+This registry is the single source the checker uses (argument counts and types) and the
+compiler uses (implementations). Functions are pure queries (``fn``); statements change
+the state (``stmt``). A parameter type ``list`` also accepts a zone (its items).
+
+Types: int, bool, str, player, region, item, zone, kind, track, list, map, any.
+``name:type=default`` marks an optional parameter; ``*name:type`` a variadic tail.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine import rng as _rng
+
+
+@dataclass
+class Prim:
+    name: str
+    kind: str  # "fn" or "stmt"
+    params: list  # [(name, type, has_default, default, variadic)]
+    returns: str
+    impl: object
+    doc: str
+    chance: bool = False
+
+
+REGISTRY: dict[str, Prim] = {}
+
+
+def _sig(spec):
+    out = []
+    for p in spec:
+        variadic = p.startswith("*")
+        p = p.lstrip("*")
+        default, has_default = None, False
+        if "=" in p:
+            p, d = p.split("=", 1)
+            has_default = True
+            default = None if d == "" else d
+        name, typ = p.split(":")
+        out.append((name, typ, has_default, default, variadic))
+    return out
+
+
+def fn(name, *params, returns="any", chance=False):
+    def deco(f):
+        REGISTRY[name] = Prim(name, "fn", _sig(params), returns, f, (f.__doc__ or "").strip(), chance)
+        return f
+    return deco
+
+
+def stmt(name, *params):
+    def deco(f):
+        REGISTRY[name] = Prim(name, "stmt", _sig(params), "none", f, (f.__doc__ or "").strip())
+        return f
+    return deco
+
+
+# ---------------------------------------------------------------- collections
+@fn("count", "xs:list", returns="int")
+def _count(st, xs):
+    """Number of elements of a list or items in a zone."""
+    return len(xs)
+
+
+@fn("sum", "xs:list", returns="int")
+def _sum(st, xs):
+    """Sum of a list of numbers."""
+    return sum(xs)
+
+
+@fn("min", "x:any", "*rest:int", returns="int")
+def _min(st, x, *rest):
+    """Smallest of a list, or of several numbers. 0 for an empty list."""
+    if rest:
+        return min(x, *rest)
+    return min(x) if x else 0
+
+
+@fn("max", "x:any", "*rest:int", returns="int")
+def _max(st, x, *rest):
+    """Largest of a list, or of several numbers. 0 for an empty list."""
+    if rest:
+        return max(x, *rest)
+    return max(x) if x else 0
+
+
+@fn("any", "xs:list", returns="bool")
+def _any(st, xs):
+    """True if some element is true."""
+    return any(xs)
+
+
+@fn("all", "xs:list", returns="bool")
+def _all(st, xs):
+    """True if every element is true."""
+    return all(xs)
+
+
+@fn("distinct", "xs:list", returns="list")
+def _distinct(st, xs):
+    """The elements without repeats, first occurrence order."""
+    return list(dict.fromkeys(xs))
+
+
+@fn("flatten", "xs:list", returns="list")
+def _flatten(st, xs):
+    """Concatenate a list of lists."""
+    out = []
+    for x in xs:
+        if isinstance(x, list):
+            out.extend(x)
+        else:
+            out.append(x)
+    return out
+
+
+@fn("range", "a:int", "b:int", returns="list")
+def _range(st, a, b):
+    """The integers a, a+1, ..., b-1."""
+    return list(range(a, b))
+
+
+@fn("keys", "m:map", returns="list")
+def _keys(st, m):
+    """The keys of a map (e.g. a cost's skill symbols)."""
+    return list(m) if m else []
+
+
+@fn("get", "m:map", "k:any", "default:any=", returns="any")
+def _get(st, m, k, default=None):
+    """m[k], or default when the key is missing."""
+    return (m or {}).get(k, default)
+
+
+# ---------------------------------------------------------------- players
+@fn("players", returns="list")
+def _players(st):
+    """All players in seat order."""
+    return list(st.rules.players)
+
+
+@fn("next_player", "p:player", returns="player")
+def _next_player(st, p):
+    """The player after p in seat order."""
+    ps = st.rules.players
+    return ps[(ps.index(p) + 1) % len(ps)]
+
+
+@fn("other", "p:player", returns="player")
+def _other(st, p):
+    """The opponent of p in a two-player game (the next player otherwise)."""
+    ps = st.rules.players
+    return ps[(ps.index(p) + 1) % len(ps)]
+
+
+# ---------------------------------------------------------------- board
+@fn("regions", returns="list")
+def _regions(st):
+    """All regions of the board."""
+    return list(st.rules.regions)
+
+
+@fn("adjacent", "r:region", returns="list")
+def _adjacent(st, r):
+    """Regions joined to r by a connection of the board."""
+    return list(st.rules.adj.get(r, ()))
+
+
+@fn("connected", "a:region", "b:region", returns="bool")
+def _connected(st, a, b):
+    """True if a and b are adjacent."""
+    return b in st.rules.adj.get(a, ())
+
+
+# ---------------------------------------------------------------- zones and items
+@fn("size", "z:zone", returns="int")
+def _size(st, z):
+    """Number of items in a zone (empty tableau slots do not count)."""
+    return sum(1 for i in st.zones[z] if i is not None)
+
+
+@fn("empty", "z:zone", returns="bool")
+def _empty(st, z):
+    """True if a zone holds no item."""
+    return not any(i is not None for i in st.zones[z])
+
+
+@fn("top", "z:zone", "n:int=1", returns="list")
+def _top(st, z, n=1):
+    """The top n items of a stack zone (top first)."""
+    items = st.zones[z]
+    n = int(n)
+    return items[::-1][:n]
+
+
+@fn("available", "z:zone", returns="list")
+def _available(st, z):
+    """Items of a tableau zone that are face up and covered by no item."""
+    items = st.zones[z]
+    cover = st.rules.zones[z].covered_by
+    fd = st.facedown
+    return [it for i, it in enumerate(items)
+            if it is not None and it not in fd and all(items[j] is None for j in cover[i])]
+
+
+@fn("zone_of", "x:item", returns="zone")
+def _zone_of(st, x):
+    """The zone an item is in (none if it is out of the game)."""
+    return st.where.get(x)
+
+
+@fn("owner_of", "z:zone", returns="player")
+def _owner_of(st, z):
+    """The player a zone belongs to (none for shared zones)."""
+    return st.rules.zones[z].owner if z else None
+
+
+@fn("is_facedown", "x:item", returns="bool")
+def _is_facedown(st, x):
+    """True if the item lies face down."""
+    return x in st.facedown
+
+
+# ---------------------------------------------------------------- pieces
+@fn("pieces", "kind:kind", "owner:player", "loc:any", returns="int")
+def _pieces(st, kind, owner, loc):
+    """How many pieces of a kind (of an owner, or none) are at a location."""
+    return st.pieces.get((kind, owner, loc), 0)
+
+
+@fn("pieces_at", "owner:player", "loc:any", returns="int")
+def _pieces_at(st, owner, loc):
+    """How many pieces of any owned kind an owner has at a location."""
+    g = st.pieces.get
+    return sum(g((k, owner, loc), 0) for k in st.rules.owned_kinds)
+
+
+# ---------------------------------------------------------------- tracks, modifiers, costs
+@fn("pos", "track:track", "owner:player", returns="int")
+def _pos(st, track, owner):
+    """An owner's position on a track."""
+    return st.vars[f"{track}.{owner}"]
+
+
+@fn("mod", "p:player", "name:str", returns="int")
+def _mod(st, p, name):
+    """Sum of a modifier granted by the items in p's active zones."""
+    total = 0
+    grants = st.rules.grants
+    for z in st.rules.active_zones.get(p, ()):
+        for it in st.zones[z]:
+            g = grants.get(it)
+            if g:
+                total += g.get(name, 0)
+    return total
+
+
+def shortfall_of(required: dict, providers: list) -> int:
+    """Fewest required symbols left unmatched, each provider giving one symbol.
+
+    A provider is a symbol or a list of alternative symbols (a "/" card, a wild).
+    Fixed providers are matched first; the rest by augmenting paths (bipartite matching).
+    """
+    need = dict(required or {})
+    flex = []
+    for p in providers:
+        if isinstance(p, list):
+            if len(p) == 1:
+                p = p[0]
+            else:
+                flex.append(p)
+                continue
+        if need.get(p, 0) > 0:
+            need[p] -= 1
+    slots = [s for s, n in need.items() for _ in range(n)]
+    if not slots or not flex:
+        return len(slots)
+    match = {}  # slot index -> flex index
+
+    def augment(f, seen):
+        for si, s in enumerate(slots):
+            if s in flex[f] and si not in seen:
+                seen.add(si)
+                if si not in match or augment(match[si], seen):
+                    match[si] = f
+                    return True
+        return False
+
+    for f in range(len(flex)):
+        augment(f, set())
+    return len(slots) - len(match)
+
+
+@fn("shortfall", "required:map", "providers:list", returns="int")
+def _shortfall(st, required, providers):
+    """Required symbols that the providers (symbols or lists of alternatives) cannot cover."""
+    return shortfall_of(required, providers)
+
+
+# ---------------------------------------------------------------- chance
+@fn("roll", "sides:int", returns="int", chance=True)
+def _roll(st, sides):
+    """A die roll 1..sides from the game's seeded random source."""
+    return _rng.below(st, int(sides)) + 1
+
+
+@fn("pick_random", "xs:list", returns="any", chance=True)
+def _pick_random(st, xs):
+    """One element drawn at random (none from an empty list)."""
+    return xs[_rng.below(st, len(xs))] if xs else None
+
+
+# ================================================================ statements
+def _move_item(st, item, zone, at="top", face=None):
+    old = st.where.get(item)
+    if old is not None:
+        lst = st.zones[old]
+        i = lst.index(item)
+        if st.rules.zones[old].tableau:
+            lst[i] = None
+        else:
+            del lst[i]
+    zdef = st.rules.zones[zone]
+    if zdef.tableau:
+        raise ValueError(f"cannot move an item into tableau zone {zone!r}; use deal")
+    if at == "bottom":
+        st.zones[zone].insert(0, item)
+    else:
+        st.zones[zone].append(item)
+    st.where[item] = zone
+    face = face or zdef.face
+    if face == "down":
+        st.facedown.add(item)
+    else:
+        st.facedown.discard(item)
+    st.dirty |= zdef.bit | (st.rules.zones[old].bit if old is not None else 0)
+
+
+@stmt("move", "item:item", "zone:zone", "at:str=top", "face:str=")
+def _move(st, item, zone, at="top", face=None):
+    """Move an item to a zone (on top, or at='bottom'); face 'up'/'down' overrides the zone's default."""
+    if item is not None and zone is not None:
+        _move_item(st, item, zone, at, face)
+
+
+@stmt("move_top", "src:zone", "dst:zone", "n:int=1")
+def _move_top(st, src, dst, n=1):
+    """Move the top n items of one stack onto another (as many as there are)."""
+    for _ in range(int(n)):
+        if not st.zones[src]:
+            return
+        _move_item(st, st.zones[src][-1], dst)
+
+
+@stmt("shuffle", "z:zone")
+def _shuffle(st, z):
+    """Shuffle a zone with the game's seeded random source."""
+    _rng.shuffle(st, st.zones[z])
+    st.dirty |= st.rules.zones[z].bit
+
+
+@stmt("deal", "tableau:zone", "src:zone")
+def _deal(st, tableau, src):
+    """Fill a tableau's slots from the top of a stack, face up or down as each slot says."""
+    zdef = st.rules.zones[tableau]
+    slots = st.zones[tableau]
+    for i in range(len(slots)):
+        if slots[i] is None and st.zones[src]:
+            item = st.zones[src].pop()
+            slots[i] = item
+            st.where[item] = tableau
+            if zdef.slot_face[i] == "down":
+                st.facedown.add(item)
+            else:
+                st.facedown.discard(item)
+    st.dirty |= zdef.bit | st.rules.zones[src].bit
+
+
+@stmt("reveal_uncovered", "tableau:zone")
+def _reveal_uncovered(st, tableau):
+    """Turn face up every face-down item of a tableau that nothing covers any more."""
+    items = st.zones[tableau]
+    cover = st.rules.zones[tableau].covered_by
+    for i, it in enumerate(items):
+        if it is not None and it in st.facedown and all(items[j] is None for j in cover[i]):
+            st.facedown.discard(it)
+            st.dirty |= st.rules.zones[tableau].bit
+
+
+@stmt("reveal", "x:item")
+def _reveal(st, x):
+    """Turn an item face up."""
+    st.facedown.discard(x)
+    z = st.where.get(x)
+    st.dirty |= st.rules.zones[z].bit if z else 0
+
+
+@stmt("conceal", "x:item")
+def _conceal(st, x):
+    """Turn an item face down."""
+    st.facedown.add(x)
+    z = st.where.get(x)
+    st.dirty |= st.rules.zones[z].bit if z else 0
+
+
+def shift_pieces(st, kind, owner, n, src, dst) -> int:
+    key = (kind, owner, src)
+    have = st.pieces.get(key, 0)
+    n = min(int(n), have)
+    if n <= 0:
+        return 0
+    if have == n:
+        del st.pieces[key]
+    else:
+        st.pieces[key] = have - n
+    key2 = (kind, owner, dst)
+    st.pieces[key2] = st.pieces.get(key2, 0) + n
+    st.dirty |= st.rules.kind_bits[kind]
+    return n
+
+
+@stmt("shift", "kind:kind", "owner:player", "n:int", "src:any", "dst:any")
+def _shift(st, kind, owner, n, src, dst):
+    """Move up to n pieces (as many as there are) from one location to another."""
+    shift_pieces(st, kind, owner, n, src, dst)
+
+
+@stmt("place", "kind:kind", "owner:player", "n:int", "dst:any")
+def _place(st, kind, owner, n, dst):
+    """Put up to n of the owner's pieces from their supply at a location."""
+    shift_pieces(st, kind, owner, n, "supply", dst)
+
+
+@stmt("remove", "kind:kind", "owner:player", "n:int", "src:any")
+def _remove(st, kind, owner, n, src):
+    """Return up to n of the owner's pieces from a location to their supply."""
+    shift_pieces(st, kind, owner, n, src, "supply")
+
+
+@stmt("end_game", "winners:list", "victory:str")
+def _end_game(st, winners, victory):
+    """End the game now with these winners (several for a shared victory)."""
+    st.over = True
+    st.winners = list(winners)
+    st.victory = victory
+    st.stack.clear()
+    st.pending = None
+    st.log.append(f"game over: {' and '.join(winners) or 'nobody'} win ({victory})")
+
+
+@stmt("log", "msg:str", "*args:any")
+def _log(st, msg, *args):
+    """Add a line to the game log; {} in msg are filled with the arguments."""
+    try:
+        st.log.append(str(msg).format(*args))
+    except (IndexError, KeyError):
+        st.log.append(" ".join([str(msg), *map(str, args)]))

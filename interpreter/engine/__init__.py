@@ -1,0 +1,1 @@
+"""The interpreter loop, turn flow, decisions, triggers, chance and views."""

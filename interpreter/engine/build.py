@@ -1,0 +1,502 @@
+"""Build compiled ``Rules`` from a loaded ``Spec``: declare every name, check the data,
+then compile every piece of effect-language text. All problems are collected."""
+from __future__ import annotations
+
+import hashlib
+import re
+
+import networkx as nx
+
+from ..dsl.compiler import ANY, Compiler, Src
+from ..dsl.parser import GRAMMAR_PATH, DSLSyntaxError, Node, parse_expr
+from ..errors import did_you_mean
+from ..model.rules import MoveDef, Rules, TrackDef, Trigger, ZoneDef
+from . import vm
+
+_SIG = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(\s*([^)]*)\))?\s*$")
+RESERVED_ITEM_KEYS = {"id", "name", "ref", "at", "effect", "grants", "abilities", "note", "type"}
+
+
+def _type_of_value(r: Rules, v):
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if v is None:
+        return ANY
+    sym = r.symbols.get(v)
+    return sym[0] if sym and sym[0] in ("player", "region", "item", "zone") else "str"
+
+
+class Builder:
+    def __init__(self, spec):
+        self.spec = spec
+        self.r = Rules()
+        self.c = Compiler(self.r, spec.diags)
+
+    # -------------------------------------------------------------- helpers
+    def err(self, entry_src, path, code, msg, hint="", key=False):
+        self.spec.error(entry_src, path, code, msg, hint, key)
+
+    def src(self, source, path, what=""):
+        return Src(source, path, what)
+
+    def sym(self, name, typ, value, source, path):
+        if name in self.r.symbols and self.r.symbols[name] != (typ, value):
+            old = self.r.symbols[name]
+            if old[0].startswith("enum:") and typ.startswith("enum:"):
+                self.r.symbols[name] = ("str", value)
+                return
+            self.err(source, path, "E305", f"name '{name}' is already used for a {old[0]}",
+                     "every region, item, zone, player and enum value needs its own name", key=True)
+            return
+        self.r.symbols[name] = (typ, value)
+
+    def keys_of(self, per, source, path):
+        if per is None:
+            return None
+        if isinstance(per, list):
+            return per
+        if per == "players":
+            return list(self.r.players)
+        if per in self.r.enums:
+            return list(self.r.enums[per])
+        self.err(source, path, "E306", f"unknown key set '{per}'",
+                 did_you_mean(per, ["players", *self.r.enums]) or "use players, an enum name or a list")
+        return []
+
+    # -------------------------------------------------------------- build
+    def build(self) -> Rules:
+        spec, r = self.spec, self.r
+        g = spec.game.value
+        gs = spec.game.source
+        r.root = spec.root
+        r.name = g.get("name", "")
+        r.title = g.get("title", r.name)
+        h = hashlib.sha256(GRAMMAR_PATH.read_bytes())
+        for s in sorted(spec.sources, key=lambda s: s.display):
+            h.update(s.display.encode() + b"\0" + s.text.encode())
+        r.digest = h.hexdigest()[:16]
+        r.emit = vm.emit
+
+        for p in g.get("players") or []:
+            r.players.append(p)
+            self.sym(p, "player", p, gs, ("players",))
+            r.props.setdefault(p, {"name": p})
+        for name, values in (g.get("enums") or {}).items():
+            r.enums[name] = list(values)
+            self.sym(name, "list", list(values), gs, ("enums", name))
+            for v in values:
+                self.sym(v, f"enum:{name}", v, gs, ("enums", name))
+        self._board()
+        self._pieces(g, gs)
+        self._zones(g, gs)
+        self._vars(g, gs)
+        self._tracks(g, gs)
+        for name, args in (g.get("events") or {}).items():
+            r.events[name] = dict(args or {})
+        self._item_types(g, gs)
+        self._items()
+        self._functions(g, gs)
+        self._procedures_declare(g, gs)
+        self._moves_declare(g, gs)
+        # compile bodies
+        self._procedures_compile()
+        self._moves_compile(g, gs)
+        self._track_spaces(g, gs)
+        self._triggers(g, gs)
+        self._listeners(g, gs)
+        self._item_code()
+        if "flow" in g:
+            r.flow = self.c.block_text(g["flow"], self.src(gs, ("flow",), "flow"), {"me": ("local", "me", "player")})
+        ev = (g.get("agent") or {}).get("evaluate")
+        if ev is not None:
+            r.evaluate = self.c.expr_text(ev, self.src(gs, ("agent", "evaluate"), "agent evaluation"),
+                                          {"me": ("local", "me", "player")})[0]
+        return r
+
+    def _board(self):
+        spec, r = self.spec, self.r
+        graph = nx.DiGraph()
+        for name, e in spec.regions.items():
+            r.regions.append(name)
+            props = dict(e.value)
+            props.setdefault("name", name.replace("_", " ").title())
+            r.props[name] = props
+            r.prop_names.update(props)
+            self.sym(name, "region", name, e.source, e.path)
+            graph.add_node(name, **props)
+        for e in spec.connections:
+            c = e.value
+            if isinstance(c, dict):
+                (a, b), directed, attrs = c["between"], c.get("directed", False), c.get("props") or {}
+            else:
+                (a, b), directed, attrs = c, False, {}
+            bad = False
+            for i, x in enumerate((a, b)):
+                if x not in spec.regions:
+                    path = e.path + (("between", i) if isinstance(c, dict) else (i,))
+                    self.err(e.source, path, "E306", f"connection names unknown region '{x}'",
+                             did_you_mean(x, spec.regions) or "regions are declared under regions:")
+                    bad = True
+            if bad:
+                continue
+            graph.add_edge(a, b, **attrs)
+            if not directed:
+                graph.add_edge(b, a, **attrs)
+        r.graph = graph
+        r.adj = {n: tuple(graph.successors(n)) for n in graph.nodes}
+
+    def _pieces(self, g, gs):
+        r = self.r
+        r.locations = ["supply"]
+        self.sym("supply", "str", "supply", gs, ("pieces",))
+        for k, d in (g.get("pieces") or {}).items():
+            r.kinds[k] = d
+            r.kind_bits[k] = r.bit("kind:" + k)
+            self.sym(k, "kind", k, gs, ("pieces", k))
+            if "per_player" in d:
+                r.owned_kinds.append(k)
+            elif "at" in d and d["at"] not in r.locations:
+                r.locations.append(d["at"])
+                if d["at"] not in r.symbols:
+                    self.sym(d["at"], "str", d["at"], gs, ("pieces", k, "at"))
+
+    def _zones(self, g, gs):
+        r, spec = self.r, self.spec
+        for fam, d in (g.get("zones") or {}).items():
+            path = ("zones", fam)
+            keys = self.keys_of(d.get("per"), gs, path + ("per",))
+            shape = None
+            if "tableau" in d:
+                shape = spec.tableaux.get(d["tableau"])
+                if shape is None:
+                    self.err(gs, path + ("tableau",), "E306", f"unknown tableau '{d['tableau']}'",
+                             did_you_mean(d["tableau"], spec.tableaux) or "tableaux are declared in board.yaml")
+            bit = r.bit("zone:" + fam)
+            r.zone_families[fam] = keys if keys is not None else [None]
+            if keys is None:
+                self.sym(fam, "zone", fam, gs, path)
+            else:
+                self.sym(fam, "family", fam, gs, path)
+            for key in (keys if keys is not None else [None]):
+                zid = fam if key is None else f"{fam}.{key}"
+                owner = key if key in r.players else None
+                z = ZoneDef(zid, fam, key, owner, d.get("visibility", "public"), d.get("face", "up"),
+                            bool(d.get("active")), shape is not None, bit=bit)
+                if shape is not None:
+                    slots = list(shape.value["slots"])
+                    z.slot_names = slots
+                    for si, s in enumerate(slots):
+                        sd = shape.value["slots"][s] or {}
+                        z.slot_face.append(sd.get("face", "up"))
+                        cov = []
+                        for ci, c in enumerate(sd.get("covered_by") or []):
+                            if c not in slots:
+                                self.err(shape.source, shape.path + ("slots", s, "covered_by", ci), "E306",
+                                         f"slot '{s}' is covered by unknown slot '{c}'", did_you_mean(c, slots))
+                            else:
+                                cov.append(slots.index(c))
+                        z.covered_by.append(tuple(cov))
+                r.zones[zid] = z
+                if z.active and owner:
+                    r.active_zones.setdefault(owner, []).append(zid)
+                    r.active_families.add(fam)
+
+    def _vars(self, g, gs):
+        r = self.r
+        for name, d in (g.get("options") or {}).items():
+            r.options[name] = d
+            r.var_defs[name] = d["default"]
+            r.var_types[name] = _type_of_value(r, d["default"])
+        for name, d in (g.get("vars") or {}).items():
+            path = ("vars", name)
+            if name in r.symbols or name in r.var_defs:
+                self.err(gs, path, "E305", f"variable '{name}' clashes with another name", key=True)
+                continue
+            if isinstance(d, dict):
+                keys = self.keys_of(d.get("per"), gs, path + ("per",))
+                init = d["init"]
+                r.var_types[name] = _type_of_value(r, init)
+                if keys is None:
+                    r.var_defs[name] = init
+                else:
+                    r.var_families[name] = keys
+                    self.sym(name, "family", name, gs, path)
+                    for k in keys:
+                        r.var_defs[f"{name}.{k}"] = init
+                        if d.get("visibility") in ("owner", "hidden"):
+                            r.hidden_vars[f"{name}.{k}"] = k if d["visibility"] == "owner" else None
+                if d.get("visibility") in ("owner", "hidden") and keys is None:
+                    r.hidden_vars[name] = None
+            else:
+                r.var_defs[name] = d
+                r.var_types[name] = _type_of_value(r, d)
+
+    def _tracks(self, g, gs):
+        r = self.r
+        for name, d in (g.get("tracks") or {}).items():
+            path = ("tracks", name)
+            keys = self.keys_of(d.get("per", "players"), gs, path)
+            t = TrackDef(name, d["length"], d.get("start", 0), keys, {}, r.bit("var:" + name))
+            r.tracks[name] = t
+            self.sym(name, "track", name, gs, path)
+            r.var_families[name] = keys
+            r.var_types[name] = "int"
+            for k in keys:
+                r.var_defs[f"{name}.{k}"] = t.start
+
+    def _item_types(self, g, gs):
+        r = self.r
+        for t, d in (g.get("item_types") or {}).items():
+            props = dict((d or {}).get("props") or {})
+            r.item_types[t] = props
+            for p, typ in props.items():
+                r.prop_names.add(p)
+                base = typ.rstrip("?")
+                if base in r.enums:
+                    r.prop_types[p] = f"enum:{base}"
+                elif base.startswith("map:"):
+                    r.prop_types[p] = "map"
+                elif base.startswith("list"):
+                    r.prop_types[p] = "list"
+                elif base in ("int", "bool", "str", "region", "player", "item"):
+                    r.prop_types[p] = base
+                else:
+                    self.err(gs, ("item_types", t, "props", p), "E306", f"unknown property type '{typ}'",
+                             "use int, bool, str, region, player, item, an enum name, map:<enum>, list or list:<enum>"
+                             ", with '?' for optional")
+        r.prop_names.add("name")
+
+    def _check_value(self, typ, v, e, path):
+        r = self.r
+        optional = typ.endswith("?")
+        base = typ.rstrip("?")
+        if v is None:
+            if not optional:
+                self.err(e.source, path, "E402", f"property '{path[-1]}' needs a value of type {base}")
+            return
+        def enum_ok(name, x, p):
+            if x not in r.enums[name]:
+                self.err(e.source, p, "E306", f"'{x}' is not a {name} value",
+                         did_you_mean(x, r.enums[name]) or f"one of: {', '.join(r.enums[name])}")
+        if base in r.enums:
+            enum_ok(base, v, path)
+        elif base == "int" and (not isinstance(v, int) or isinstance(v, bool)):
+            self.err(e.source, path, "E402", f"property '{path[-1]}' must be a whole number, got {v!r}")
+        elif base == "bool" and not isinstance(v, bool):
+            self.err(e.source, path, "E402", f"property '{path[-1]}' must be true or false, got {v!r}")
+        elif base == "region" and v not in self.spec.regions:
+            self.err(e.source, path, "E306", f"unknown region '{v}'", did_you_mean(v, self.spec.regions))
+        elif base.startswith("map:"):
+            if not isinstance(v, dict):
+                self.err(e.source, path, "E402", f"property '{path[-1]}' must be a mapping")
+                return
+            name = base[4:]
+            for k, n in v.items():
+                if name in r.enums:
+                    enum_ok(name, k, path + (k,))
+                if not isinstance(n, int):
+                    self.err(e.source, path + (k,), "E402", f"count for '{k}' must be a whole number")
+        elif base.startswith("list"):
+            if not isinstance(v, list):
+                self.err(e.source, path, "E402", f"property '{path[-1]}' must be a list")
+                return
+            name = base[5:] if base.startswith("list:") else None
+            if name == "region":
+                for i, x in enumerate(v):
+                    if x not in self.spec.regions:
+                        self.err(e.source, path + (i,), "E306", f"unknown region '{x}'",
+                                 did_you_mean(x, self.spec.regions))
+            elif name in r.enums:
+                for i, x in enumerate(v):
+                    for y in (x if isinstance(x, list) else [x]):
+                        enum_ok(name, y, path + (i,))
+
+    def _items(self):
+        r, spec = self.r, self.spec
+        for iid, e in spec.items.items():
+            d = e.value
+            t = d["type"]
+            if t not in r.item_types:
+                self.err(e.source, ("type",), "E306", f"unknown item type '{t}'",
+                         did_you_mean(t, r.item_types) or "item types are declared under item_types: in game.yaml")
+                continue
+            decl = r.item_types[t]
+            props = {"name": d.get("name", iid), "type": t}
+            for k, v in d.items():
+                if k in RESERVED_ITEM_KEYS:
+                    continue
+                if k not in decl:
+                    self.err(e.source, e.path + (k,), "E303", f"item type '{t}' has no property '{k}'",
+                             did_you_mean(k, decl) or f"declared: {', '.join(decl)}", key=True)
+                    continue
+                self._check_value(decl[k], v, e, e.path + (k,))
+                props[k] = v
+            for k, typ in decl.items():
+                if k not in props:
+                    if not typ.endswith("?"):
+                        self.err(e.source, e.path, "E101", f"item '{iid}' lacks property '{k}'",
+                                 f"add {k}: <{typ}>")
+                    props[k] = None
+            r.props[iid] = props
+            r.items.append(iid)
+            r.item_type_of[iid] = t
+            self.sym(iid, "item", iid, e.source, e.path + ("id",))
+            at = d.get("at")
+            if at is not None:
+                if at not in r.zones:
+                    self.err(e.source, e.path + ("at",), "E306", f"unknown zone '{at}'",
+                             did_you_mean(at, r.zones) or "zone ids are family.key, e.g. deck.1")
+                elif r.zones[at].tableau:
+                    self.err(e.source, e.path + ("at",), "E306", f"items cannot start in tableau '{at}'")
+                else:
+                    r.start_zone[iid] = at
+            if d.get("grants"):
+                r.grants[iid] = dict(d["grants"])
+                r.grant_names.update(d["grants"])
+
+    def _sig(self, key, source, path, what):
+        m = _SIG.match(str(key))
+        if not m:
+            self.err(source, path, "E201", f"bad {what} signature '{key}'", "write name or name(a, b)", key=True)
+            return None, []
+        params = [p.strip() for p in (m.group(2) or "").split(",") if p.strip()]
+        return m.group(1), params
+
+    def _functions(self, g, gs):
+        r = self.r
+        for key, body in (g.get("functions") or {}).items():
+            path = ("functions", key)
+            name, params = self._sig(key, gs, path, "function")
+            if name is None:
+                continue
+            if name in r.symbols or name in r.var_defs:
+                self.err(gs, path, "E305", f"function '{name}' clashes with another name", key=True)
+            src = self.src(gs, path, f"function {name}")
+            try:
+                node = parse_expr(str(body) if not isinstance(body, bool) else str(body).lower())
+            except DSLSyntaxError as exc:
+                self.c.error(src, Node("x", [], exc.line, exc.col), "E201",
+                             f"syntax error in function {name}: {exc.message}", exc.hint)
+                node = None
+            r.functions[name] = (params, node, src)
+
+    def _procedures_declare(self, g, gs):
+        r = self.r
+        for key in (g.get("procedures") or {}):
+            name, params = self._sig(key, gs, ("procedures", key), "procedure")
+            if name is None:
+                continue
+            if name in r.functions:
+                self.err(gs, ("procedures", key), "E305", f"'{name}' is both a function and a procedure", key=True)
+            r.procedures[name] = (params, [None], self.src(gs, ("procedures", key), f"procedure {name}"))
+
+    def _procedures_compile(self):
+        g = self.spec.game.value
+        r = self.r
+        for key, body in (g.get("procedures") or {}).items():
+            name, params = self._sig(key, None, (), "procedure") if _SIG.match(str(key)) else (None, [])
+            if name is None or name not in r.procedures:
+                continue
+            _, ref, src = r.procedures[name]
+            scope = {"me": ("local", "me", "player")}
+            for p in params:
+                scope[p] = ("local", p, ANY)
+            ref[0] = self.c.block_text(body, src, scope)
+
+    def _moves_declare(self, g, gs):
+        for name in (g.get("moves") or {}):
+            self.r.moves[name] = None
+
+    def _moves_compile(self, g, gs):
+        r = self.r
+        for name, d in (g.get("moves") or {}).items():
+            path = ("moves", name)
+            scope = {"me": ("local", "me", "player")}
+            params = []
+            for a, dom in (d.get("args") or {}).items():
+                f, t = self.c.expr_text(dom, self.src(gs, path + ("args", a), f"move {name} argument {a}"), scope)
+                params.append((a, self.c.as_list(f, t)))
+                scope[a] = ("local", a, ANY)
+            cond = None
+            if "if" in d:
+                cond = self.c.expr_text(d["if"], self.src(gs, path + ("if",), f"move {name} condition"), scope)[0]
+            block = self.c.block_text(d["do"], self.src(gs, path + ("do",), f"move {name}"), scope)
+            id_fmt = d.get("id") or ":".join([name] + ["{%s}" % p for p, _ in params])
+            for ph in re.findall(r"{([^}]*)}", id_fmt + d.get("label", "")):
+                if ph not in dict(params):
+                    self.err(gs, path + ("id" if ph in id_fmt else "label",), "E301",
+                             f"'{{{ph}}}' names no argument of move '{name}'", did_you_mean(ph, dict(params)))
+            r.moves[name] = MoveDef(name, params, cond, block, id_fmt, d.get("label", id_fmt))
+
+    def _track_spaces(self, g, gs):
+        for name, d in (g.get("tracks") or {}).items():
+            t = self.r.tracks[name]
+            for pos, body in (d.get("spaces") or {}).items():
+                src = self.src(gs, ("tracks", name, "spaces", pos), f"track {name} space {pos}")
+                if not (0 < int(pos) <= t.length):
+                    self.err(gs, ("tracks", name, "spaces", pos), "E306", f"space {pos} is off the track (1..{t.length})",
+                             key=True)
+                t.spaces[int(pos)] = self.c.block_text(body, src, {"me": ("local", "me", "player")})
+
+    def _triggers(self, g, gs):
+        r = self.r
+        for i, d in enumerate(g.get("triggers") or []):
+            path = ("triggers", i)
+            scope = {"me": ("local", "me", "player")}
+            params = []
+            self.c.reads = set()
+            for a, dom in (d.get("for") or {}).items():
+                f, t = self.c.expr_text(dom, self.src(gs, path + ("for", a), f"trigger {d['id']}"), scope)
+                params.append((a, self.c.as_list(f, t)))
+                scope[a] = ("local", a, ANY)
+            self.c.reads = set()
+            cond = self.c.expr_text(d["when"], self.src(gs, path + ("when",), f"trigger {d['id']}"), scope)[0]
+            reads, self.c.reads = self.c.reads, None
+            mask = -1 if "*" in reads else 0
+            for chan in reads:
+                if chan != "*":
+                    mask |= r.bit(chan)
+            block = self.c.block_text(d["do"], self.src(gs, path + ("do",), f"trigger {d['id']}"), scope)
+            r.triggers.append(Trigger(d["id"], params, cond, block, d.get("once", True), mask))
+
+    def _ability(self, d, src_entry_source, path, this):
+        r = self.r
+        ev = d["event"]
+        if ev not in r.events:
+            self.err(src_entry_source, path + ("event",), "E304", f"unknown event '{ev}'",
+                     did_you_mean(ev, r.events) or "events are declared under events: in game.yaml")
+            return
+        scope = {"me": ("local", "me", "player")}
+        if this:
+            scope["this"] = ("local", "this", "item")
+        for a, t in r.events[ev].items():
+            scope[a] = ("local", a, t if t in ("int", "bool", "player", "region", "item", "zone") else ANY)
+        cond = None
+        if "if" in d:
+            cond = self.c.expr_text(d["if"], self.src(src_entry_source, path + ("if",), f"listener on {ev}"),
+                                    scope)[0]
+        block = self.c.block_text(d["do"], self.src(src_entry_source, path + ("do",), f"listener on {ev}"), scope)
+        r.listeners.setdefault(ev, []).append((this, cond, block))
+
+    def _listeners(self, g, gs):
+        for i, d in enumerate(g.get("listeners") or []):
+            self._ability(d, gs, ("listeners", i), None)
+
+    def _item_code(self):
+        r = self.r
+        for iid, e in self.spec.items.items():
+            if iid not in r.props:
+                continue
+            d = e.value
+            if "effect" in d:
+                scope = {"me": ("local", "me", "player"), "this": ("local", "this", "item")}
+                r.item_effects[iid] = self.c.block_text(d["effect"], self.src(e.source, e.path + ("effect",),
+                                                                               f"effect of {iid}"), scope)
+            for j, ab in enumerate(d.get("abilities") or []):
+                self._ability(ab, e.source, e.path + ("abilities", j), iid)
+
+
+def build_rules(spec) -> Rules:
+    return Builder(spec).build()

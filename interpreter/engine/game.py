@@ -1,0 +1,280 @@
+"""The public face of the engine: ``Game`` (loaded rules) and ``GameState`` (one game).
+
+Every decision is an ``Action`` with a stable, readable id:
+
+* a move offered by ``ask``:           its id template, e.g. ``take:c1_07:play``
+* a value picked by ``choose``:         ``choose:<label>:<value>`` (``none`` to stop early)
+* a branch of ``one_of`` / ``may``:     ``choose:<label>:<branch>`` (``yes``/``no`` for may)
+* the next step of ``any_order``:       ``order:<label>:<branch>``
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+from ..errors import IllegalAction, RuleError, SaveError
+from ..model.state import State
+from . import vm
+
+
+class Action:
+    __slots__ = ("id", "label", "player", "payload")
+
+    def __init__(self, id, label, player, payload):
+        self.id, self.label, self.player, self.payload = id, label, player, payload
+
+    def __repr__(self):
+        return f"Action({self.id!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Action) and other.id == self.id
+
+    def __hash__(self):
+        return hash(self.id)
+
+
+def _fmt(v):
+    if v is None:
+        return "none"
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    return str(v)
+
+
+class GameState(State):
+    """One game in progress. See DESIGN.md "The public API" for the contract."""
+
+    __slots__ = ()
+
+    # ---- who acts -----------------------------------------------------------
+    @property
+    def current_player(self):
+        if self.over or self.pending is None:
+            return None
+        return self.pending["player"]
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    # ---- legal actions --------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = self._enumerate()
+        return list(self._legal.values())
+
+    def _enumerate(self) -> dict:
+        p = self.pending
+        out = {}
+        if p is None or self.over:
+            return out
+        player = p["player"]
+        t = p["type"]
+        rules = self.rules
+        if t == "ask":
+            for name in p["moves"]:
+                m = rules.moves[name]
+                self._enum_move(m, player, out)
+        elif t == "choose":
+            label = p["label"]
+            for v in p["options"]:
+                aid = f"choose:{label}:{_fmt(v)}"
+                out[aid] = Action(aid, f"{label}: {rules.display(v)}", player, v)
+            if p["optional"]:
+                aid = f"choose:{label}:none"
+                out[aid] = Action(aid, f"{label}: none (stop)", player, None)
+        elif t == "branch":
+            for b in p["options"]:
+                aid = f"choose:{p['label']}:{b}"
+                out[aid] = Action(aid, f"{p['label']}: {b}", player, b)
+        elif t == "order":
+            for b in p["options"]:
+                aid = f"order:{p['label']}:{b}"
+                out[aid] = Action(aid, f"{p['label']}: {b} next", player, b)
+        return out
+
+    def _enum_move(self, m, player, out):
+        env = {"me": player}
+        params = m.params
+        n = len(params)
+        display = self.rules.display
+
+        def rec(i):
+            if i == n:
+                if m.cond is None or m.cond(self, env):
+                    vals = {k: _fmt(v) for k, v in env.items()}
+                    aid = m.id_fmt.format(**vals)
+                    label = m.label_fmt.format(**{k: display(v) for k, v in env.items()})
+                    out[aid] = Action(aid, label, player, (m.name, dict(env)))
+                return
+            name, dom = params[i]
+            for v in dom(self, env):
+                env[name] = v
+                rec(i + 1)
+            env.pop(name, None)
+
+        rec(0)
+
+    # ---- applying ---------------------------------------------------------------
+    def apply(self, action) -> "GameState":
+        """Apply a legal action (an Action or its id). Illegal: IllegalAction, state unchanged."""
+        if self._legal is None:
+            self._legal = self._enumerate()
+        aid = action.id if isinstance(action, Action) else action
+        a = self._legal.get(aid)
+        if a is None:
+            if self.over:
+                raise IllegalAction(f"the game is over; {aid!r} cannot be played")
+            ids = list(self._legal)
+            import difflib
+            close = difflib.get_close_matches(str(aid), ids, n=3, cutoff=0.5)
+            hint = f" Did you mean: {', '.join(close)}?" if close else ""
+            raise IllegalAction(f"{aid!r} is not a legal action now ({len(ids)} legal).{hint}")
+        p = self.pending
+        t = p["type"]
+        fr = self.stack[-1]
+        self._legal = None
+        self.pending = None
+        self.history.append(aid)
+        if t == "ask":
+            name, binding = a.payload
+            fr[1] += 1
+            self.log.append(f"{a.player}: {a.label}")
+            self.stack.append([self.rules.moves[name].block, 0, dict(binding), None])
+        elif t == "choose":
+            fr[2][p["var"]] = a.payload
+            fr[1] += 1
+        elif t == "branch":
+            fr[1] += 1
+            stmt = self.rules.blocks[fr[0]][fr[1] - 1]
+            block = stmt.branches.get(a.payload)
+            if block is not None:
+                self.stack.append([block, 0, fr[2], None])
+        elif t == "order":
+            stmt = self.rules.blocks[fr[0]][fr[1]]
+            fr[3].remove(a.payload)
+            self.stack.append([stmt.branches[a.payload], 0, fr[2], None])
+        self.steps = 0
+        vm.run(self)
+        return self
+
+    # ---- views --------------------------------------------------------------------
+    def view(self, player=None) -> dict:
+        """What ``player`` may see (plain data); player=None gives the public view."""
+        rules = self.rules
+        zones = {}
+        for zid, items in self.zones.items():
+            zd = rules.zones[zid]
+            if zd.visibility == "hidden" or (zd.visibility == "owner" and zd.owner != player):
+                zones[zid] = {"count": sum(1 for i in items if i is not None)}
+            else:
+                zones[zid] = [None if i is None else ("?" if i in self.facedown else i) for i in items]
+        hidden = rules.hidden_vars
+        vars_ = {k: v for k, v in self.vars.items()
+                 if not k.startswith("@") and (k not in hidden or (hidden[k] is not None and hidden[k] == player))}
+        pending = None
+        if self.pending is not None:
+            if self.pending["player"] == player:
+                pending = dict(self.pending)
+            else:
+                pending = {"player": self.pending["player"], "type": self.pending["type"]}
+        return {
+            "game": rules.name,
+            "viewer": player,
+            "current_player": self.current_player,
+            "vars": vars_,
+            "zones": zones,
+            "pieces": {"|".join("" if x is None else str(x) for x in k): v for k, v in self.pieces.items()},
+            "pending": pending,
+            "over": self.over,
+            "winners": list(self.winners),
+            "victory": self.victory,
+            "log": list(self.log),
+        }
+
+    def digest(self) -> str:
+        return hashlib.sha256("\n".join(self.log + self.history).encode()).hexdigest()[:16]
+
+
+class Game:
+    """Loaded, checked and compiled rules of one game (plus mods)."""
+
+    def __init__(self, rules):
+        self.rules = rules
+
+    @property
+    def name(self):
+        return self.rules.name
+
+    @property
+    def players(self):
+        return list(self.rules.players)
+
+    def new_game(self, seed: int = 0, options: dict | None = None) -> GameState:
+        r = self.rules
+        st = GameState(r)
+        st.seed = int(seed)
+        st.rng = int(seed) & ((1 << 64) - 1)
+        st.vars = dict(r.var_defs)
+        for k, v in (options or {}).items():
+            if k not in r.options:
+                raise ValueError(f"unknown option {k!r}; options: {', '.join(r.options) or 'none'}")
+            st.vars[k] = v
+        st.zones = {z: ([None] * len(zd.slot_names) if zd.tableau else []) for z, zd in r.zones.items()}
+        for item in r.items:
+            z = r.start_zone.get(item)
+            if z is not None:
+                st.zones[z].append(item)
+                st.where[item] = z
+                if r.zones[z].face == "down":
+                    st.facedown.add(item)
+        for k, d in r.kinds.items():
+            if "per_player" in d:
+                for p in r.players:
+                    if d["per_player"]:
+                        st.pieces[(k, p, "supply")] = d["per_player"]
+            elif d.get("total"):
+                st.pieces[(k, None, d["at"])] = d["total"]
+        if r.flow is not None:
+            st.stack.append([r.flow, 0, {"me": None}, None])
+        vm.run(st)
+        return st
+
+    def state_from_json(self, text) -> GameState:
+        try:
+            d = json.loads(text) if isinstance(text, (str, bytes)) else text
+        except json.JSONDecodeError as exc:
+            raise SaveError(f"save is not valid JSON: {exc}") from None
+        return GameState.from_dict(self.rules, d)
+
+
+def _build(name_or_path: str):
+    from ..errors import Diagnostic
+    from ..loading.loader import load_spec
+    from .build import build_rules
+
+    spec = load_spec(name_or_path)
+    rules = None
+    if spec.game is not None:
+        try:
+            rules = build_rules(spec)
+        except Exception as exc:  # checking must never end in a traceback
+            if not spec.diags:
+                spec.diags.append(Diagnostic(str(spec.root), 1, 1, "E999",
+                                             f"internal error while checking: {exc!r}",
+                                             "please report this with the rule files"))
+    return rules, sorted(spec.diags)
+
+
+def load_game(name_or_path: str, mods=()) -> Game:
+    """Load, check and compile a game. Raises RuleError with every problem found."""
+    rules, diags = _build(name_or_path)
+    if diags or rules is None:
+        raise RuleError(diags)
+    return Game(rules)
+
+
+def check_game(name_or_path: str) -> list:
+    """All diagnostics for a game's rule files (empty when valid)."""
+    return _build(name_or_path)[1]

@@ -1,0 +1,31 @@
+"""A seeded random source whose whole state is one integer (SplitMix64).
+
+Kept in the game state so that seed + actions reproduce a game bit for bit, and so the
+state serialises to JSON exactly.
+"""
+MASK = (1 << 64) - 1
+
+
+def next64(s: int) -> tuple[int, int]:
+    s = (s + 0x9E3779B97F4A7C15) & MASK
+    z = s
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return s, z ^ (z >> 31)
+
+
+def below(state, n: int) -> int:
+    """Uniform integer in [0, n) drawn from ``state.rng`` (advances it)."""
+    if n <= 1:
+        return 0
+    limit = MASK - (MASK % n)
+    while True:
+        state.rng, x = next64(state.rng)
+        if x < limit:
+            return x % n
+
+
+def shuffle(state, items: list) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = below(state, i + 1)
+        items[i], items[j] = items[j], items[i]

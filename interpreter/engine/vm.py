@@ -1,0 +1,128 @@
+"""The interpreter loop: run frames until the game needs a decision or ends.
+
+A frame is ``[block id, pc, env, aux]``. Each compiled statement advances its frame's
+pc or pushes new frames (a branch, a loop body, a procedure, a card's effect, a trigger).
+A statement that needs a decision stores it in ``state.pending`` and leaves its pc in
+place; applying an action completes that statement and the loop goes on.
+
+After every statement that wrote a channel (zone family, piece kind, variable), the
+triggers reading that channel are checked; one that fires pushes its effect, which runs
+next, before the interrupted effect continues.
+"""
+from __future__ import annotations
+
+from ..dsl.registry import stmt
+from ..errors import EngineError
+
+MAX_STEPS = 200_000
+
+
+def run(st) -> None:
+    stack = st.stack
+    blocks = st.rules.blocks
+    steps = 0
+    while stack and st.pending is None:
+        fr = stack[-1]
+        blk = blocks[fr[0]]
+        pc = fr[1]
+        if pc >= len(blk):
+            stack.pop()
+            continue
+        blk[pc](st, fr)
+        if st.dirty:
+            check_triggers(st)
+        steps += 1
+        if steps > MAX_STEPS:
+            raise EngineError(f"step budget of {MAX_STEPS} exceeded: a rule loops without asking anything")
+    if not stack and st.pending is None and not st.over:
+        st.over = True
+        st.victory = "none"
+        st.log.append("the game flow ended without a winner")
+    st.steps += steps
+
+
+def _bindings(st, params, env, i=0):
+    if i == len(params):
+        yield dict(env)
+        return
+    name, dom = params[i]
+    for v in dom(st, env):
+        env[name] = v
+        yield from _bindings(st, params, env, i + 1)
+
+
+def check_triggers(st) -> None:
+    d = st.dirty
+    st.dirty = 0
+    if st.over:
+        return
+    for t in st.rules.triggers:
+        if not (t.mask & d):
+            continue
+        for env in _bindings(st, t.params, {"me": None}):
+            key = "@" + t.id + "".join(f":{env[p]}" for p, _ in t.params)
+            fired = st.vars.get(key)
+            if t.once and fired:
+                continue
+            if t.cond(st, env):
+                if fired and not t.once:
+                    continue
+                st.vars[key] = True
+                st.stack.append([t.block, 0, env, None])
+            elif not t.once and fired:
+                st.vars[key] = False
+
+
+def emit(st, name: str, args: dict, me=None) -> None:
+    """Run the listeners of an event: game listeners, and abilities of items in active zones."""
+    rules = st.rules
+    todo = []
+    for item, cond, block in rules.listeners.get(name, ()):
+        if item is None:
+            env = dict(args)
+            env["me"] = me if me is not None else args.get("by")
+        else:
+            z = st.where.get(item)
+            zd = rules.zones.get(z) if z else None
+            if zd is None or not zd.active:
+                continue
+            env = dict(args)
+            env["me"] = zd.owner
+            env["this"] = item
+        if cond is None or cond(st, env):
+            todo.append([block, 0, env, None])
+    st.stack.extend(reversed(todo))
+
+
+# ------------------------------------------------------------------ engine statements
+def _wants_env(f):
+    f.wants_env = True
+    return f
+
+
+@stmt("advance", "track:track", "owner:player", "n:int")
+@_wants_env
+def _advance(st, env, track, owner, n):
+    """Move an owner's marker n spaces along a track (never past its end). Each space
+    reached or passed runs its effect once, for that owner."""
+    t = st.rules.tracks[track]
+    key = f"{track}.{owner}"
+    old = st.vars[key]
+    new = max(0, min(t.length, old + int(n)))
+    if new == old:
+        return
+    st.vars[key] = new
+    st.dirty |= t.bit
+    crossed = [p for p in t.spaces if old < p <= new]
+    crossed.sort(reverse=True)
+    for p in crossed:
+        st.stack.append([t.spaces[p], 0, {"me": owner}, None])
+
+
+@stmt("resolve", "x:item")
+@_wants_env
+def _resolve(st, env, x):
+    """Carry out an item's effect, on behalf of the current player."""
+    block = st.rules.item_effects.get(x)
+    if block is not None:
+        st.stack.append([block, 0, {"me": env.get("me"), "this": x}, None])

@@ -1,0 +1,1 @@
+"""Reading rule files: YAML with positions, includes, mods, schema checks."""

@@ -1,0 +1,203 @@
+"""Find a game's rule files, read them, check them against their JSON Schemas and merge them.
+
+The result is a ``Spec``: every section of every file, each entry remembering the file and
+the YAML path it came from, so later checks (names, types, DSL) point at the right line.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from jsonschema import Draft7Validator
+from referencing import Registry, Resource
+
+from ..errors import Diagnostic, did_you_mean
+from .yamlsrc import Source
+
+SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
+GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
+KINDS = ("game", "board", "cards")
+
+
+@lru_cache(maxsize=None)
+def schema(kind: str) -> dict:
+    return json.loads((SCHEMA_DIR / f"{kind}.schema.json").read_text())
+
+
+@lru_cache(maxsize=None)
+def _validator(kind: str) -> Draft7Validator:
+    common = schema("common")
+    registry = Registry().with_resource("lotr-rules:common", Resource.from_contents(common))
+    return Draft7Validator(schema(kind), registry=registry)
+
+
+@dataclass
+class Entry:
+    value: object
+    source: Source
+    path: tuple
+
+
+@dataclass
+class Spec:
+    root: Path
+    game: Entry | None = None
+    sources: list = field(default_factory=list)
+    regions: dict = field(default_factory=dict)
+    connections: list = field(default_factory=list)
+    tableaux: dict = field(default_factory=dict)
+    items: dict = field(default_factory=dict)
+    diags: list = field(default_factory=list)
+
+    def error(self, source, path, code, message, hint="", key=False):
+        line, col = source.pos(path, key=key) if source is not None else (1, 1)
+        name = source.display if source is not None else str(self.root)
+        self.diags.append(Diagnostic(name, line, col, code, message, hint))
+
+
+def resolve_game_dir(name_or_path: str) -> Path:
+    p = Path(name_or_path)
+    if p.is_file():
+        return p.parent
+    if p.is_dir():
+        return p
+    cand = GAMES_DIR / name_or_path
+    if cand.is_dir():
+        return cand
+    return p
+
+
+def _display(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def read_source(path: Path, spec: Spec) -> Source | None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        spec.diags.append(Diagnostic(_display(path), 1, 1, "E002", f"cannot read file: {exc}"))
+        return None
+    src = Source(str(path), text, _display(path))
+    spec.sources.append(src)
+    if src.parse(spec.diags) is None and src.data is None:
+        return None
+    return src
+
+
+def _jsonable(x):
+    """YAML allows non-string keys (e.g. track spaces 3:); JSON Schema sees them as strings."""
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_jsonable(v) for v in x]
+    return x
+
+
+def check_schema(src: Source, kind: str, spec: Spec) -> bool:
+    ok = True
+    for err in _validator(kind).iter_errors(_jsonable(src.data)):
+        ok = False
+        path = tuple(err.absolute_path)
+        msg, hint, key = err.message, "", False
+        if err.validator == "additionalProperties":
+            extra = re.findall(r"'([^']+)'", err.message.split("(")[-1])
+            allowed = list((err.schema.get("properties") or {}).keys())
+            for name in extra or [""]:
+                hint = did_you_mean(name, allowed) or (f"allowed here: {', '.join(allowed)}" if allowed else "")
+                spec.error(src, path + (name,), "E101", f"unknown key '{name}'", hint, key=True)
+            continue
+        if err.validator in ("oneOf", "anyOf") and err.context:
+            best = min(err.context, key=lambda e: len(list(e.absolute_path)))
+            msg = best.message
+        if err.validator == "enum":
+            hint = did_you_mean(err.instance, err.validator_value) or \
+                f"one of: {', '.join(map(str, err.validator_value))}"
+        if err.validator == "pattern":
+            msg = f"{err.instance!r} is not a valid name"
+            hint = "names use letters, digits and '_', and do not start with a digit"
+        if err.validator == "required":
+            key = False
+        where = "/".join(map(str, path)) or "top level"
+        spec.error(src, path, "E101", f"{msg} (at {where})", hint, key=key)
+    return ok
+
+
+def load_spec(name_or_path: str) -> Spec:
+    root = resolve_game_dir(name_or_path)
+    spec = Spec(root=root)
+    game_file = root / "game.yaml"
+    if not game_file.is_file():
+        spec.diags.append(Diagnostic(_display(game_file), 1, 1, "E002",
+                                     f"no game.yaml in {_display(root)}",
+                                     "pass a game name under games/ or a folder holding game.yaml"))
+        return spec
+    src = read_source(game_file, spec)
+    if src is None:
+        return spec
+    if not isinstance(src.data, dict) or src.data.get("kind") != "game":
+        spec.error(src, (), "E003", "game.yaml must be a mapping with 'kind: game'")
+        return spec
+    check_schema(src, "game", spec)
+    spec.game = Entry(src.data, src, ())
+    includes = src.data.get("include") or []
+    seen = {game_file.resolve()}
+    for i, pattern in enumerate(includes if isinstance(includes, list) else []):
+        if not isinstance(pattern, str):
+            continue
+        matches = sorted(glob.glob(str(root / pattern)))
+        if not matches:
+            spec.error(src, ("include", i), "E002", f"include '{pattern}' matches no file",
+                       "paths are relative to the game folder; globs like cards/*.yaml work")
+        for m in matches:
+            p = Path(m)
+            if p.resolve() in seen:
+                continue
+            seen.add(p.resolve())
+            _load_part(p, spec)
+    return spec
+
+
+def _load_part(path: Path, spec: Spec):
+    src = read_source(path, spec)
+    if src is None:
+        return
+    data = src.data
+    kind = data.get("kind") if isinstance(data, dict) else None
+    if kind not in KINDS or kind == "game":
+        spec.error(src, ("kind",) if isinstance(data, dict) and "kind" in data else (), "E003",
+                   f"unknown file kind {kind!r}", "an included file starts with kind: board or kind: cards")
+        return
+    if not check_schema(src, kind, spec):
+        return
+    if kind == "board":
+        for name, props in (data.get("regions") or {}).items():
+            _add(spec, spec.regions, name, Entry(props or {}, src, ("regions", name)), "region")
+        for i, c in enumerate(data.get("connections") or []):
+            spec.connections.append(Entry(c, src, ("connections", i)))
+        for name, t in (data.get("tableaux") or {}).items():
+            _add(spec, spec.tableaux, name, Entry(t, src, ("tableaux", name)), "tableau")
+    elif kind == "cards":
+        defaults = data.get("defaults") or {}
+        for i, item in enumerate(data.get("items") or []):
+            merged = dict(defaults)
+            merged.update(item)
+            merged["type"] = data["type"]
+            _add(spec, spec.items, item["id"], Entry(merged, src, ("items", i)), "item")
+
+
+def _add(spec, table, name, entry, what):
+    if name in table:
+        prev = table[name]
+        line, _ = prev.source.pos(prev.path)
+        spec.error(entry.source, entry.path, "E305", f"duplicate {what} id '{name}'",
+                   f"first defined at {prev.source.display}:{line}", key=True)
+        return
+    table[name] = entry

@@ -1,0 +1,1 @@
+"""Game state as plain data, and the immutable rules it refers to."""

@@ -1,0 +1,115 @@
+"""The immutable, shared side of a game: everything the rule files define, compiled.
+
+A ``Rules`` object is built once per load (``engine.build``) and shared by every state
+of that game; states hold only what changes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class ZoneDef:
+    id: str
+    family: str
+    key: object = None
+    owner: str | None = None
+    visibility: str = "public"  # public | hidden | owner
+    face: str = "up"
+    active: bool = False
+    tableau: bool = False
+    slot_names: list = field(default_factory=list)
+    covered_by: list = field(default_factory=list)  # per slot: indexes of covering slots
+    slot_face: list = field(default_factory=list)
+    bit: int = 0
+
+
+@dataclass
+class TrackDef:
+    name: str
+    length: int
+    start: int
+    keys: list
+    spaces: dict  # position -> block id
+    bit: int = 0
+
+
+@dataclass
+class MoveDef:
+    name: str
+    params: list  # [(name, domain closure)]
+    cond: object
+    block: int
+    id_fmt: str
+    label_fmt: str
+
+
+@dataclass
+class Trigger:
+    id: str
+    params: list
+    cond: object
+    block: int
+    once: bool
+    mask: int
+
+
+class Rules:
+    def __init__(self):
+        self.name = ""
+        self.title = ""
+        self.root = None
+        self.digest = ""
+        self.players: list = []
+        self.options: dict = {}
+        self.enums: dict = {}
+        self.symbols: dict = {}      # name -> (type, value)
+        self.props: dict = {}        # id -> {prop: value}
+        self.prop_names: set = set()
+        self.prop_types: dict = {}
+        self.item_types: dict = {}
+        self.items: list = []        # item ids in file order
+        self.item_type_of: dict = {}
+        self.regions: list = []
+        self.graph = None            # networkx graph of the board
+        self.adj: dict = {}
+        self.zones: dict = {}        # zone id -> ZoneDef
+        self.zone_families: dict = {}
+        self.active_zones: dict = {}
+        self.active_families: set = set()
+        self.var_defs: dict = {}
+        self.var_families: dict = {}
+        self.var_types: dict = {}
+        self.hidden_vars: dict = {}  # var key -> owner who may see it (None: nobody)
+        self.kinds: dict = {}
+        self.owned_kinds: list = []
+        self.kind_bits: dict = {}
+        self.locations: list = []
+        self.tracks: dict = {}
+        self.events: dict = {}
+        self.functions: dict = {}
+        self.procedures: dict = {}
+        self.moves: dict = {}
+        self.triggers: list = []
+        self.listeners: dict = {}
+        self.item_effects: dict = {}
+        self.grants: dict = {}
+        self.grant_names: set = set()
+        self.blocks: list = []
+        self.flow = None
+        self.evaluate = None
+        self.chan_bits: dict = {}
+        self.emit = None
+        self.start_zone: dict = {}
+
+    def bit(self, chan: str) -> int:
+        b = self.chan_bits.get(chan)
+        if b is None:
+            b = self.chan_bits[chan] = 1 << len(self.chan_bits)
+        return b
+
+    def display(self, value) -> str:
+        p = self.props.get(value) if isinstance(value, str) else None
+        if p and p.get("name"):
+            return str(p["name"])
+        return "none" if value is None else str(value)

@@ -1,0 +1,160 @@
+"""The state of one game: plain data only, cheap to clone, exact through JSON.
+
+Everything that changes lives here; everything that does not (rules, compiled effects,
+the board graph) lives in the shared ``Rules`` object the state points to.
+
+Fields
+  vars      scalar variables: ``name`` or ``family.key`` -> int/str/bool/None
+  zones     zone id -> list of item ids (tableau zones keep ``None`` for empty slots)
+  where     item id -> zone id (the one place each item is)
+  facedown  item ids lying face down in their zone
+  pieces    (kind, owner, location) -> count, for interchangeable pieces (units, coins)
+  stack     the interpreter's frames: [block id, pc, env, aux]; envs are shared per call
+  pending   the decision the game waits for, or None
+  rng       the random source (one integer)
+  log       readable events; history: the action ids applied so far
+"""
+from __future__ import annotations
+
+import json
+
+from ..errors import SaveError
+
+SAVE_FORMAT = 1
+
+
+class State:
+    __slots__ = ("rules", "vars", "zones", "where", "facedown", "pieces", "stack", "pending",
+                 "rng", "log", "history", "over", "winners", "victory", "dirty", "steps", "_legal",
+                 "seed")
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.vars: dict = {}
+        self.zones: dict = {}
+        self.where: dict = {}
+        self.facedown: set = set()
+        self.pieces: dict = {}
+        self.stack: list = []
+        self.pending = None
+        self.rng = 0
+        self.seed = 0
+        self.log: list = []
+        self.history: list = []
+        self.over = False
+        self.winners: list = []
+        self.victory = None
+        self.dirty = False
+        self.steps = 0
+        self._legal = None
+
+    # ---- copying ----------------------------------------------------------
+    def clone(self) -> "State":
+        new = self.__class__.__new__(self.__class__)
+        new.rules = self.rules
+        new.vars = self.vars.copy()
+        new.zones = {k: v.copy() for k, v in self.zones.items()}
+        new.where = self.where.copy()
+        new.facedown = self.facedown.copy()
+        new.pieces = self.pieces.copy()
+        envs = {}
+        stack = []
+        for block, pc, env, aux in self.stack:
+            e = envs.get(id(env))
+            if e is None:
+                e = envs[id(env)] = env.copy()
+            stack.append([block, pc, e, aux.copy() if type(aux) is list else aux])
+        new.stack = stack
+        new.pending = self.pending
+        new.rng = self.rng
+        new.seed = self.seed
+        new.log = self.log.copy()
+        new.history = self.history.copy()
+        new.over = self.over
+        new.winners = self.winners.copy()
+        new.victory = self.victory
+        new.dirty = False
+        new.steps = 0
+        new._legal = self._legal
+        return new
+
+    # ---- JSON -------------------------------------------------------------
+    def to_dict(self) -> dict:
+        envs, env_index, frames = [], {}, []
+        for block, pc, env, aux in self.stack:
+            i = env_index.get(id(env))
+            if i is None:
+                i = env_index[id(env)] = len(envs)
+                envs.append(env)
+            frames.append([block, pc, i, aux])
+        return {
+            "format": SAVE_FORMAT,
+            "game": self.rules.name,
+            "rules_digest": self.rules.digest,
+            "seed": self.seed,
+            "vars": self.vars,
+            "zones": self.zones,
+            "facedown": sorted(self.facedown),
+            "pieces": {"|".join("" if p is None else str(p) for p in k): v for k, v in self.pieces.items()},
+            "stack": frames,
+            "envs": envs,
+            "pending": self.pending,
+            "rng": self.rng,
+            "log": self.log,
+            "history": self.history,
+            "over": self.over,
+            "winners": self.winners,
+            "victory": self.victory,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, rules, d: dict) -> "State":
+        try:
+            if not isinstance(d, dict) or d.get("format") != SAVE_FORMAT:
+                raise SaveError("not a lotr-rules save (unknown format)")
+            if d.get("game") != rules.name:
+                raise SaveError(f"save is for game {d.get('game')!r}, not {rules.name!r}")
+            if d.get("rules_digest") != rules.digest:
+                raise SaveError("save was made with different rule files (digest mismatch)")
+            st = cls(rules)
+            st.seed = int(d["seed"])
+            st.vars = dict(d["vars"])
+            st.zones = {k: list(v) for k, v in d["zones"].items()}
+            st.where = {}
+            for z, items in st.zones.items():
+                if z not in rules.zones:
+                    raise SaveError(f"unknown zone {z!r} in save")
+                for it in items:
+                    if it is None:
+                        continue
+                    if it not in rules.props or it in st.where:
+                        raise SaveError(f"item {it!r} unknown or in two places")
+                    st.where[it] = z
+            st.facedown = set(d["facedown"])
+            st.pieces = {}
+            for k, v in d["pieces"].items():
+                kind, owner, loc = k.split("|")
+                if not isinstance(v, int) or v < 0:
+                    raise SaveError(f"bad piece count for {k!r}")
+                st.pieces[(kind, owner or None, loc)] = v
+            envs = [dict(e) for e in d["envs"]]
+            st.stack = []
+            for block, pc, ei, aux in d["stack"]:
+                if not (0 <= block < len(rules.blocks)) or not (0 <= pc <= len(rules.blocks[block])):
+                    raise SaveError("corrupt interpreter stack in save")
+                st.stack.append([block, pc, envs[ei], aux])
+            st.pending = d["pending"]
+            st.rng = int(d["rng"])
+            st.log = list(d["log"])
+            st.history = list(d["history"])
+            st.over = bool(d["over"])
+            st.winners = list(d["winners"])
+            st.victory = d["victory"]
+            return st
+        except SaveError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise SaveError(f"corrupt save: {type(exc).__name__}: {exc}") from None
