@@ -1,0 +1,226 @@
+"""Rule scenarios written in YAML: set up a position, take actions, check the outcome.
+
+A scenario file holds one scenario or a list of them:
+
+    - name: a red card places its Units in the chosen region
+      cites: 003_9a75d217435a078e.txt "Card and tile effects"
+      seed: 1
+      setup:                      # applied in order to new_game(seed)
+        vars: {current: fellowship, chapter: 1}
+        to_act: fellowship        # who the pending decision belongs to
+        items: {c1_22: layout1.E1, c1_01: area.fellowship}   # zone, or tableau.slot
+        pieces:                   # set counts; the kind's home (supply / its 'at') balances
+          - {kind: coin, owner: none, at: fellowship, count: 5}
+        facedown: [c1_03]
+        faceup: [c1_04]
+      actions: [take:c1_22:play, choose:muster:rohan]
+      expect:                     # effect-language conditions, each must hold
+        - pieces(unit, fellowship, rohan) == 1
+      legal: [take:c1_22:play]    # must be legal before the actions
+      illegal: [take:c1_05:play]  # must not be legal before the actions
+      winners: [fellowship]       # optional: the game is over with these winners
+      victory: quest
+
+Failures are reported as ``file:line: scenario 'name': what went wrong``. The runner uses
+only the public API plus generic set-up operations; it knows no game.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .dsl.compiler import Compiler, Src
+from .errors import IllegalAction
+from .loading.yamlsrc import Source
+
+
+class ScenarioFailure(AssertionError):
+    pass
+
+
+def _home(rules, kind, owner):
+    d = rules.kinds[kind]
+    return "supply" if "per_player" in d else d["at"]
+
+
+def set_pieces(st, kind, owner, at, count):
+    """Set a count of pieces at a location, moving the difference from/to the kind's home."""
+    home = _home(st.rules, kind, owner)
+    key = (kind, owner, at)
+    have = st.pieces.get(key, 0)
+    hkey = (kind, owner, home)
+    if at == home:
+        raise ValueError("set pieces at a location other than their home")
+    delta = count - have
+    if st.pieces.get(hkey, 0) < delta:
+        raise ValueError(f"not enough {kind} at {home} to put {count} at {at}")
+    st.pieces[hkey] = st.pieces.get(hkey, 0) - delta
+    st.pieces[key] = count
+    for k in (key, hkey):
+        if st.pieces[k] == 0:
+            del st.pieces[k]
+
+
+def put_item(st, item, target):
+    """Move an item to a zone, or into a tableau slot 'zone.slot' (swapping with its occupant)."""
+    rules = st.rules
+    if item not in rules.props or item in rules.players or item in rules.regions:
+        raise ValueError(f"unknown item {item!r}")
+    zone, slot = target, None
+    if target not in rules.zones and "." in target:
+        zone, slot = target.rsplit(".", 1)
+    if zone not in rules.zones:
+        raise ValueError(f"unknown zone {target!r}")
+    old = st.where.get(item)
+    zd = rules.zones[zone]
+    if zd.tableau:
+        if slot not in zd.slot_names:
+            raise ValueError(f"tableau {zone!r} has no slot {slot!r}")
+        i = zd.slot_names.index(slot)
+        occupant = st.zones[zone][i]
+        # take the item out of its old place, putting the occupant there instead
+        if old is not None:
+            lst = st.zones[old]
+            j = lst.index(item)
+            if occupant is not None:
+                lst[j] = occupant
+                st.where[occupant] = old
+            elif rules.zones[old].tableau:
+                lst[j] = None
+            else:
+                del lst[j]
+        elif occupant is not None:
+            del st.where[occupant]
+        st.zones[zone][i] = item
+        st.where[item] = zone
+        st.facedown.discard(item)
+        return
+    if old is not None:
+        lst = st.zones[old]
+        j = lst.index(item)
+        if rules.zones[old].tableau:
+            lst[j] = None
+        else:
+            del lst[j]
+    st.zones[zone].append(item)
+    st.where[item] = zone
+    if zd.face == "down":
+        st.facedown.add(item)
+    else:
+        st.facedown.discard(item)
+
+
+def apply_setup(st, setup: dict):
+    rules = st.rules
+    for k, v in (setup.get("vars") or {}).items():
+        if k not in st.vars:
+            raise ValueError(f"unknown variable {k!r}")
+        st.vars[k] = v
+    for item, target in (setup.get("items") or {}).items():
+        put_item(st, item, target)
+    for p in setup.get("pieces") or []:
+        owner = None if p.get("owner") in (None, "none") else p["owner"]
+        if p["kind"] not in rules.kinds:
+            raise ValueError(f"unknown piece kind {p['kind']!r}")
+        set_pieces(st, p["kind"], owner, p["at"], int(p["count"]))
+    for item in setup.get("facedown") or []:
+        st.facedown.add(item)
+    for item in setup.get("faceup") or []:
+        st.facedown.discard(item)
+    if "to_act" in setup:
+        if st.pending is None:
+            raise ValueError("no pending decision to hand over")
+        st.pending = dict(st.pending, player=setup["to_act"])
+    st._legal = None
+    st.dirty = 0
+
+
+def _fail(where, msg):
+    raise ScenarioFailure(f"{where}: {msg}")
+
+
+def run_scenario(game, sc: dict, source: Source | None = None, path=()):
+    """Run one scenario dict against a loaded Game; raise ScenarioFailure on a mismatch."""
+    where_line = source.pos(path)[0] if source is not None else 0
+    where = f"{source.display if source else '<scenario>'}:{where_line}: scenario '{sc.get('name', '?')}'"
+    st = game.new_game(seed=int(sc.get("seed", 0)), options=sc.get("options"))
+    try:
+        apply_setup(st, sc.get("setup") or {})
+    except (ValueError, KeyError) as exc:
+        _fail(where, f"bad setup: {exc}")
+    ids = {a.id for a in st.legal_actions()}
+    for a in sc.get("legal") or []:
+        if a not in ids:
+            _fail(where, f"{a!r} should be legal; legal: {sorted(ids)}")
+    for a in sc.get("illegal") or []:
+        if a in ids:
+            _fail(where, f"{a!r} should not be legal")
+    for i, a in enumerate(sc.get("actions") or []):
+        try:
+            st.apply(a)
+        except IllegalAction as exc:
+            _fail(where, f"action {i + 1} {a!r} refused: {exc}")
+    for a in sc.get("then_legal") or []:
+        if a not in {x.id for x in st.legal_actions()}:
+            _fail(where, f"{a!r} should be legal after the actions; legal: "
+                         f"{sorted(x.id for x in st.legal_actions())}")
+    for a in sc.get("then_illegal") or []:
+        if a in {x.id for x in st.legal_actions()}:
+            _fail(where, f"{a!r} should not be legal after the actions")
+    diags = []
+    comp = Compiler(game.rules, diags)
+    for j, text in enumerate(sc.get("expect") or []):
+        f, _ = comp.expr_text(text, Src(source, tuple(path) + ("expect", j), "expectation"),
+                              {"me": ("local", "me", "player")})
+        if diags:
+            _fail(where, "bad expectation: " + "; ".join(str(d) for d in diags))
+        env = {"me": st.current_player}
+        if not f(st, env):
+            _fail(where, f"expected {text.strip()!r} to hold")
+    if "winners" in sc:
+        if not st.over:
+            _fail(where, f"expected the game to be over with winners {sc['winners']}")
+        if sorted(st.winners) != sorted(sc["winners"]):
+            _fail(where, f"winners {st.winners}, expected {sc['winners']}")
+    if "victory" in sc and st.victory != sc["victory"]:
+        _fail(where, f"victory {st.victory!r}, expected {sc['victory']!r}")
+    if sc.get("over") is False and st.over:
+        _fail(where, f"the game should go on, but it ended ({st.victory})")
+    return st
+
+
+def load_scenarios(path: str | Path):
+    """Yield (scenario dict, Source, yaml path) for a scenario file."""
+    p = Path(path)
+    src = Source(str(p), p.read_text(encoding="utf-8"), str(p))
+    diags = []
+    data = src.parse(diags)
+    if diags:
+        raise ScenarioFailure(str(diags[0]))
+    data = data or []
+    if isinstance(data, dict) and "scenarios" in data:
+        data = data["scenarios"]
+        base = ("scenarios",)
+    else:
+        base = ()
+    if isinstance(data, dict):
+        data = [data]
+        single = True
+    else:
+        single = False
+    for i, sc in enumerate(data):
+        yield sc, src, (base if single else base + (i,))
+
+
+def run_file(game, path) -> list[str]:
+    """Run every scenario of a file; return failure messages (empty when all pass)."""
+    fails = []
+    for sc, src, ypath in load_scenarios(path):
+        try:
+            run_scenario(game, sc, src, ypath)
+        except ScenarioFailure as exc:
+            fails.append(str(exc))
+    return fails
+
+
+__all__ = ["run_scenario", "run_file", "load_scenarios", "apply_setup", "put_item", "set_pieces",
+           "ScenarioFailure"]

@@ -1,0 +1,30 @@
+"""Every YAML rule scenario under games/<game>/scenarios/ runs as one test.
+
+Each scenario cites the rulebook file and section it checks (see interpreter/scenario.py
+for the format). A scenario fails with the file, line and what differed.
+"""
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_game
+from interpreter.scenario import ScenarioFailure, load_scenarios, run_scenario
+
+GAMES = Path(__file__).resolve().parents[1] / "games"
+CASES = []
+for f in sorted(GAMES.glob("*/scenarios/*.yaml")):
+    for sc, src, path in load_scenarios(f):
+        CASES.append(pytest.param(f.parts[-3], sc, src, path, id=f"{f.parts[-3]}/{f.stem}/{sc.get('name', '?')}"))
+
+_loaded = {}
+
+
+@pytest.mark.parametrize("game,sc,src,path", CASES)
+def test_scenario(game, sc, src, path):
+    if game not in _loaded:
+        _loaded[game] = load_game(game)
+    assert sc.get("cites"), "every scenario cites the rulebook section it checks"
+    try:
+        run_scenario(_loaded[game], sc, src, path)
+    except ScenarioFailure as exc:
+        pytest.fail(str(exc), pytrace=False)
