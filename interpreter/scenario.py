@@ -131,6 +131,7 @@ def apply_setup(st, setup: dict):
             raise ValueError("no pending decision to hand over")
         st.pending = dict(st.pending, player=setup["to_act"])
     st._legal = None
+    st._memo.clear()
     st.dirty = 0
 
 

@@ -52,7 +52,7 @@ class Compiler:
     def __init__(self, rules, diags: list[Diagnostic]):
         self.r = rules
         self.diags = diags
-        self.reads: set | None = None  # channel collector for trigger conditions
+        self.reads: list[set] = []  # open collectors of the channels an expression reads
         self._inlining: list[str] = []
 
     # ------------------------------------------------------------ diagnostics
@@ -97,8 +97,8 @@ class Compiler:
         return list(scope) + list(self.r.symbols) + list(self.r.var_defs) + list(self.r.functions)
 
     def _read(self, chan):
-        if self.reads is not None:
-            self.reads.add(chan)
+        for s in self.reads:
+            s.add(chan)
 
     def name(self, node: Node, scope: dict, src: Src):
         n = node.a[0]
@@ -373,9 +373,11 @@ class Compiler:
         return f, prim.returns
 
     def _note_reads(self, prim, pos, scope):
-        if self.reads is None:
+        if not self.reads:
             return
         n = prim.name
+        if prim.chance:
+            self._read("!")
         if n == "pieces" and pos and pos[0].kind == "name" and pos[0].a[0] in self.r.kinds:
             self._read("kind:" + pos[0].a[0])
         elif n == "pieces_at":
@@ -389,7 +391,7 @@ class Compiler:
         elif n == "mod":
             for fam in self.r.active_families:
                 self._read("zone:" + fam)
-        elif n in ("zone_of", "is_facedown", "available"):
+        elif n in ("zone_of", "is_facedown"):
             self._read("*")
 
     def args(self, node, prim, pos, kw, scope, src):
@@ -454,10 +456,52 @@ class Compiler:
         if body_node is None:
             return (lambda st, env: None), ANY
         self._inlining.append(name)
+        reads = set()
+        self.reads.append(reads)
         try:
-            return self.expr(body_node, inner, fsrc)
+            body, typ = self.expr(body_node, inner, fsrc)
         finally:
             self._inlining.pop()
+            self.reads.pop()
+        for chan in reads:  # the caller reads what the function reads
+            self._read(chan)
+        if "!" in reads:  # draws on chance: never memoised
+            return body, typ
+        mask = self.r.mask_of(reads)
+        # A game function's value is memoised in state._memo with the channels it reads;
+        # the interpreter drops an entry as soon as a step writes one of those channels.
+        argfs = tuple(inner[p][1] for p in params)
+        fid = name
+        if not argfs:
+            def call(st, env):
+                key = (fid, env.get("me"))
+                hit = st._memo.get(key)
+                if hit is None:
+                    hit = st._memo[key] = (body(st, env), mask)
+                return hit[0]
+        elif len(argfs) == 1:
+            a0 = argfs[0]
+
+            def call(st, env):
+                key = (fid, env.get("me"), a0(st, env))
+                try:
+                    hit = st._memo.get(key)
+                except TypeError:  # an unhashable argument (a list): no memo
+                    return body(st, env)
+                if hit is None:
+                    hit = st._memo[key] = (body(st, env), mask)
+                return hit[0]
+        else:
+            def call(st, env):
+                key = (fid, env.get("me"), *[a(st, env) for a in argfs])
+                try:
+                    hit = st._memo.get(key)
+                except TypeError:  # an unhashable argument (a list): no memo
+                    return body(st, env)
+                if hit is None:
+                    hit = st._memo[key] = (body(st, env), mask)
+                return hit[0]
+        return call, typ
 
     # ------------------------------------------------------------ statements
     def block(self, node: Node, scope: dict, src: Src) -> int:

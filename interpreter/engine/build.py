@@ -109,6 +109,20 @@ class Builder:
         self._item_code()
         if "flow" in g:
             r.flow = self.c.block_text(g["flow"], self.src(gs, ("flow",), "flow"), {"me": ("local", "me", "player")})
+        disp = g.get("display") or {}
+        me = {"me": ("local", "me", "player")}
+        for label, text in (disp.get("players") or {}).items():
+            r.hud["players"][label] = self.c.expr_text(
+                text, self.src(gs, ("display", "players", label), "display"), dict(me))[0]
+        for i, text in enumerate(disp.get("zones") or []):
+            f, t = self.c.expr_text(text, self.src(gs, ("display", "zones", i), "display"), dict(me))
+            r.hud["zones"].append((str(text).strip(), f))
+        for i, fam in enumerate(disp.get("player_zones") or []):
+            if fam not in r.zone_families:
+                self.err(gs, ("display", "player_zones", i), "E306", f"unknown zone family '{fam}'",
+                         did_you_mean(fam, r.zone_families))
+            else:
+                r.hud["player_zones"].append(fam)
         ev = (g.get("agent") or {}).get("evaluate")
         if ev is not None:
             r.evaluate = self.c.expr_text(ev, self.src(gs, ("agent", "evaluate"), "agent evaluation"),
@@ -446,18 +460,15 @@ class Builder:
             path = ("triggers", i)
             scope = {"me": ("local", "me", "player")}
             params = []
-            self.c.reads = set()
             for a, dom in (d.get("for") or {}).items():
                 f, t = self.c.expr_text(dom, self.src(gs, path + ("for", a), f"trigger {d['id']}"), scope)
                 params.append((a, self.c.as_list(f, t)))
                 scope[a] = ("local", a, ANY)
-            self.c.reads = set()
+            reads = set()
+            self.c.reads.append(reads)
             cond = self.c.expr_text(d["when"], self.src(gs, path + ("when",), f"trigger {d['id']}"), scope)[0]
-            reads, self.c.reads = self.c.reads, None
-            mask = -1 if "*" in reads else 0
-            for chan in reads:
-                if chan != "*":
-                    mask |= r.bit(chan)
+            self.c.reads.pop()
+            mask = r.mask_of(reads - {"!"})
             block = self.c.block_text(d["do"], self.src(gs, path + ("do",), f"trigger {d['id']}"), scope)
             r.triggers.append(Trigger(d["id"], params, cond, block, d.get("once", True), mask))
 
@@ -491,6 +502,7 @@ class Builder:
                 continue
             d = e.value
             if "effect" in d:
+                r.item_text[iid] = str(d["effect"]).strip()
                 scope = {"me": ("local", "me", "player"), "this": ("local", "this", "item")}
                 r.item_effects[iid] = self.c.block_text(d["effect"], self.src(e.source, e.path + ("effect",),
                                                                                f"effect of {iid}"), scope)

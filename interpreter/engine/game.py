@@ -18,10 +18,21 @@ from . import vm
 
 
 class Action:
-    __slots__ = ("id", "label", "player", "payload")
+    """A legal action: ``id`` (stable, readable), ``label`` (for people), ``player``."""
 
-    def __init__(self, id, label, player, payload):
-        self.id, self.label, self.player, self.payload = id, label, player, payload
+    __slots__ = ("id", "_label", "player", "payload", "_rules")
+
+    def __init__(self, id, label, player, payload, rules=None):
+        self.id, self._label, self.player, self.payload, self._rules = id, label, player, payload, rules
+
+    @property
+    def label(self) -> str:
+        if self._rules is not None:  # a move's label is formatted only when someone reads it
+            name, env = self.payload
+            display = self._rules.display
+            self._label = self._rules.moves[name].label_fmt.format(**{k: display(v) for k, v in env.items()})
+            self._rules = None
+        return self._label
 
     def __repr__(self):
         return f"Action({self.id!r})"
@@ -69,6 +80,10 @@ class GameState(State):
         out = {}
         if p is None or self.over:
             return out
+        self._enumerate_into(p, out)
+        return out
+
+    def _enumerate_into(self, p, out):
         player = p["player"]
         t = p["type"]
         rules = self.rules
@@ -92,21 +107,18 @@ class GameState(State):
             for b in p["options"]:
                 aid = f"order:{p['label']}:{b}"
                 out[aid] = Action(aid, f"{p['label']}: {b} next", player, b)
-        return out
 
     def _enum_move(self, m, player, out):
         env = {"me": player}
         params = m.params
         n = len(params)
-        display = self.rules.display
+        rules = self.rules
 
         def rec(i):
             if i == n:
                 if m.cond is None or m.cond(self, env):
-                    vals = {k: _fmt(v) for k, v in env.items()}
-                    aid = m.id_fmt.format(**vals)
-                    label = m.label_fmt.format(**{k: display(v) for k, v in env.items()})
-                    out[aid] = Action(aid, label, player, (m.name, dict(env)))
+                    aid = m.id_fmt.format(**{k: _fmt(v) for k, v in env.items()})
+                    out[aid] = Action(aid, None, player, (m.name, dict(env)), rules)
                 return
             name, dom = params[i]
             for v in dom(self, env):

@@ -30,6 +30,7 @@ def run(st) -> None:
             continue
         blk[pc](st, fr)
         if st.dirty:
+            forget(st, st.dirty)
             check_triggers(st)
         steps += 1
         if steps > MAX_STEPS:
@@ -39,6 +40,15 @@ def run(st) -> None:
         st.victory = "none"
         st.log.append("the game flow ended without a winner")
     st.steps += steps
+
+
+def forget(st, written: int) -> None:
+    """Drop memoised function values that read a channel just written."""
+    memo = st._memo
+    if memo:
+        stale = [k for k, v in memo.items() if v[1] & written]
+        for k in stale:
+            del memo[k]
 
 
 def _bindings(st, params, env, i=0):

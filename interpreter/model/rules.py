@@ -98,6 +98,8 @@ class Rules:
         self.blocks: list = []
         self.flow = None
         self.evaluate = None
+        self.hud = {"players": {}, "zones": [], "player_zones": []}
+        self.item_text: dict = {}
         self.chan_bits: dict = {}
         self.emit = None
         self.start_zone: dict = {}
@@ -107,6 +109,15 @@ class Rules:
         if b is None:
             b = self.chan_bits[chan] = 1 << len(self.chan_bits)
         return b
+
+    def mask_of(self, chans) -> int:
+        """The bit mask of a set of read channels ('*' = everything)."""
+        if "*" in chans:
+            return -1
+        m = 0
+        for c in chans:
+            m |= self.bit(c)
+        return m
 
     def display(self, value) -> str:
         p = self.props.get(value) if isinstance(value, str) else None

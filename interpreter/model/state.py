@@ -26,7 +26,7 @@ SAVE_FORMAT = 1
 class State:
     __slots__ = ("rules", "vars", "zones", "where", "facedown", "pieces", "stack", "pending",
                  "rng", "log", "history", "over", "winners", "victory", "dirty", "steps", "_legal",
-                 "seed")
+                 "seed", "_memo")
 
     def __init__(self, rules):
         self.rules = rules
@@ -47,6 +47,7 @@ class State:
         self.dirty = False
         self.steps = 0
         self._legal = None
+        self._memo = {}  # derived values: (function, args) -> (value, read mask); see vm.run
 
     # ---- copying ----------------------------------------------------------
     def clone(self) -> "State":
@@ -76,6 +77,7 @@ class State:
         new.dirty = False
         new.steps = 0
         new._legal = self._legal
+        new._memo = self._memo.copy()
         return new
 
     # ---- JSON -------------------------------------------------------------

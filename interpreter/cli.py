@@ -1,0 +1,513 @@
+"""The ``lotr-rules`` command line: validate, play, simulate, replay, test, schema, cards.
+
+Nothing here knows a game: what is shown comes from the game's ``display:`` section.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from .errors import IllegalAction, RuleError, SaveError
+
+
+# ----------------------------------------------------------------------------- helpers
+def _console(stderr=False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+def _load(name, out=None):
+    from . import load_game
+
+    try:
+        return load_game(name)
+    except RuleError as exc:
+        for d in exc.diagnostics:
+            print(str(d), file=sys.stderr)
+        print(f"{len(exc.diagnostics)} problem(s) in the rule files of {name}", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
+def _game_dirs(path: str) -> list[Path]:
+    from .loading.loader import resolve_game_dir
+
+    p = resolve_game_dir(path)
+    if (p / "game.yaml").is_file():
+        return [p]
+    if p.is_dir():
+        found = sorted(q.parent for q in p.glob("*/game.yaml"))
+        if found:
+            return found
+    return [p]
+
+
+# ----------------------------------------------------------------------------- validate
+def cmd_validate(args) -> int:
+    from . import check_game
+
+    total, games = 0, 0
+    for path in args.paths:
+        for d in _game_dirs(path):
+            games += 1
+            t = time.perf_counter()
+            diags = check_game(str(d))
+            ms = (time.perf_counter() - t) * 1000
+            for diag in diags:
+                print(str(diag))
+            total += len(diags)
+            status = "ok" if not diags else f"{len(diags)} problem(s)"
+            print(f"{d}: {status} ({ms:.0f} ms)", file=sys.stderr)
+    return 1 if total else 0
+
+
+# ----------------------------------------------------------------------------- rendering
+def _fmt_value(rules, v):
+    if isinstance(v, list):
+        return " ".join("/".join(map(str, x)) if isinstance(x, list) else rules.display(x) for x in v) or "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return rules.display(v)
+
+
+def _zone_text(st, zid, viewer):
+    from rich.text import Text
+
+    rules = st.rules
+    zd = rules.zones[zid]
+    items = st.zones[zid]
+    hidden = zd.visibility == "hidden" or (zd.visibility == "owner" and zd.owner != viewer)
+    if hidden:
+        return Text(f"{sum(1 for i in items if i is not None)} hidden")
+    if zd.tableau:
+        from .dsl.registry import REGISTRY
+
+        avail = set(REGISTRY["available"].impl(st, zid))
+        rows, order = {}, []
+        for slot, it in zip(zd.slot_names, items):
+            row = slot.rstrip("0123456789") or slot
+            if row not in rows:
+                rows[row] = []
+                order.append(row)
+            rows[row].append(it)
+        t = Text()
+        width = max(len(rows[r]) for r in order) if order else 0
+        for r in order:
+            t.append("  " * (width - len(rows[r])) + f"{r}: ", style="dim")
+            for it in rows[r]:
+                if it is None:
+                    t.append("  ·   ", style="dim")
+                elif it in st.facedown:
+                    t.append(" [?]  ", style="dim")
+                else:
+                    t.append(f" {it} ", style="bold green" if it in avail else "")
+            t.append("\n")
+        return t
+    if not items:
+        return Text("-", style="dim")
+    return Text(", ".join("?" if i in st.facedown else f"{i} ({rules.display(i)})" for i in items if i))
+
+
+def render(st, viewer, console):
+    from rich.panel import Panel
+    from rich.table import Table
+
+    rules = st.rules
+    # players
+    pt = Table(title=rules.title, expand=True)
+    pt.add_column("player", style="bold")
+    for label in rules.hud["players"]:
+        pt.add_column(label)
+    for p in rules.players:
+        cells = []
+        for label, f in rules.hud["players"].items():
+            try:
+                cells.append(_fmt_value(rules, f(st, {"me": p})))
+            except Exception:  # a display expression must never break the game
+                cells.append("?")
+        name = f"▶ {p}" if p == st.current_player else p
+        pt.add_row(name, *cells)
+    console.print(pt)
+    # board
+    if rules.regions:
+        bt = Table(title="board", expand=True)
+        bt.add_column("region")
+        bt.add_column("adjacent", style="dim")
+        owned = rules.owned_kinds
+        for p in rules.players:
+            bt.add_column(p)
+        for r in rules.regions:
+            cells = []
+            for p in rules.players:
+                parts = [f"{st.pieces.get((k, p, r), 0)} {k}" for k in owned if st.pieces.get((k, p, r), 0)]
+                cells.append(", ".join(parts))
+            bt.add_row(rules.display(r), ", ".join(rules.display(a) for a in rules.adj.get(r, ())), *cells)
+        console.print(bt)
+    for text, f in rules.hud["zones"]:
+        try:
+            zid = f(st, {"me": viewer})
+        except Exception:
+            continue
+        if zid in rules.zones:
+            console.print(Panel(_zone_text(st, zid, viewer), title=zid, expand=True))
+    for fam in rules.hud["player_zones"]:
+        for p in rules.players:
+            zid = f"{fam}.{p}"
+            if zid in rules.zones and st.zones[zid]:
+                console.print(f"[bold]{zid}[/]: ", _zone_text(st, zid, viewer))
+
+
+def _ask_human(st, console):
+    acts = st.legal_actions()
+    console.print(f"[bold]{st.current_player}[/], choose:")
+    for i, a in enumerate(acts, 1):
+        console.print(f"  [cyan]{i:>3}[/] {a.label}  [dim]{a.id}[/]")
+    while True:
+        try:
+            raw = input("> ").strip()
+        except EOFError:
+            raise SystemExit(0) from None
+        if raw in ("q", "quit", "exit"):
+            raise SystemExit(0)
+        if raw.isdigit() and 1 <= int(raw) <= len(acts):
+            return acts[int(raw) - 1]
+        for a in acts:
+            if a.id == raw:
+                return a
+        console.print("[red]type a number from the list, an action id, or q to quit[/]")
+
+
+def _log_record(game, st, options=None):
+    return {"game": game.name, "rules_digest": game.rules.digest, "seed": st.seed, "options": options or {},
+            "actions": list(st.history), "winners": list(st.winners), "victory": st.victory,
+            "digest": st.digest()}
+
+
+# ----------------------------------------------------------------------------- play
+def cmd_play(args) -> int:
+    from .agents import make_agent
+
+    game = _load(args.game)
+    console = _console()
+    interactive = sys.stdin.isatty() and not args.watch
+    names = (args.agents or ("human,random" if interactive else "random,random")).split(",")
+    if len(names) == 1:
+        names = names * len(game.players)
+    if len(names) != len(game.players):
+        print(f"--agents needs {len(game.players)} names ({', '.join(game.players)})", file=sys.stderr)
+        return 2
+    if "human" in names and not sys.stdin.isatty():
+        print("no terminal on standard input: a human cannot play; using random agents", file=sys.stderr)
+        names = ["random" if n == "human" else n for n in names]
+    seat = dict(zip(game.players, names))
+    agents = {p: make_agent(n, args.seed * 31 + i) for i, (p, n) in enumerate(seat.items()) if n != "human"}
+    st = game.new_game(seed=args.seed)
+    console.rule(f"{game.rules.title}: " + ", ".join(f"{p} = {n}" for p, n in seat.items()) + f", seed {args.seed}")
+    humans = [p for p, n in seat.items() if n == "human"]
+    shown = 0
+    while not st.is_terminal():
+        p = st.current_player
+        if seat[p] == "human":
+            for line in st.log[shown:]:
+                console.print(f"[dim]· {line}[/]")
+            shown = len(st.log)
+            render(st, p, console)
+            a = _ask_human(st, console)
+        else:
+            a = agents[p].act(st)
+        st.apply(a)
+        if not humans:
+            for line in st.log[shown:]:
+                console.print(f"· {line}")
+            shown = len(st.log)
+    for line in st.log[shown:]:
+        console.print(f"· {line}")
+    render(st, humans[0] if humans else None, console)
+    console.rule(f"winners: {', '.join(st.winners) or 'none'} ({st.victory}) after {len(st.history)} actions")
+    if args.save_log:
+        Path(args.save_log).write_text(json.dumps(_log_record(game, st), indent=1))
+        console.print(f"game log saved to {args.save_log}")
+    return 0
+
+
+# ----------------------------------------------------------------------------- simulate
+def _sim_batch(task):
+    game_name, agents, seeds, agent_seed = task
+    from . import load_game
+    from .agents import make_agent
+
+    game = load_game(game_name)
+    out = []
+    for seed in seeds:
+        st = game.new_game(seed=seed)
+        seat = {p: make_agent(a, seed * 7919 + agent_seed + i) for i, (p, a) in enumerate(zip(game.players, agents))}
+        n = 0
+        t = time.perf_counter()
+        while not st.over:
+            st.apply(seat[st.current_player].act(st))
+            n += 1
+        out.append({"seed": seed, "winners": st.winners, "victory": st.victory, "actions": n,
+                    "seconds": time.perf_counter() - t})
+    return out
+
+
+def cmd_simulate(args) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    game = _load(args.game)
+    agents = args.agents.split(",")
+    if len(agents) == 1:
+        agents = agents * len(game.players)
+    from .agents import AGENTS
+
+    for a in agents:
+        if a not in AGENTS:
+            print(f"unknown agent {a!r}; agents: {', '.join(AGENTS)}", file=sys.stderr)
+            return 2
+    seeds = list(range(args.seed, args.seed + args.games))
+    batch = max(1, min(50, args.games // max(1, args.workers * 4)))
+    tasks = [(str(game.rules.root), agents, seeds[i:i + batch], args.seed) for i in range(0, len(seeds), batch)]
+    results = []
+    t0 = time.perf_counter()
+    show = not args.json and sys.stderr.isatty() or args.progress
+    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=_console(stderr=True), disable=not show) as prog:
+        job = prog.add_task("games", total=len(seeds))
+        if args.workers > 1:
+            import multiprocessing as mp
+            from concurrent.futures import ProcessPoolExecutor
+
+            with ProcessPoolExecutor(args.workers, mp_context=mp.get_context("spawn")) as ex:
+                for res in ex.map(_sim_batch, tasks):
+                    results.extend(res)
+                    prog.update(job, advance=len(res))
+        else:
+            for task in tasks:
+                res = _sim_batch(task)
+                results.extend(res)
+                prog.update(job, advance=len(res))
+    wall = time.perf_counter() - t0
+    n = len(results)
+    wins = Counter()
+    for r in results:
+        if len(r["winners"]) == 1:
+            wins[r["winners"][0]] += 1
+        elif r["winners"]:
+            wins["shared"] += 1
+        else:
+            wins["none"] += 1
+    victories = Counter(r["victory"] for r in results)
+    lengths = sorted(r["actions"] for r in results)
+    total_actions = sum(lengths)
+    summary = {
+        "game": game.name, "games": n, "agents": dict(zip(game.players, agents)), "seed": args.seed,
+        "wins": {k: wins.get(k, 0) for k in [*game.players, "shared", "none"]},
+        "win_rate": {k: round(wins.get(k, 0) / n, 4) for k in [*game.players, "shared", "none"]},
+        "victory_types": dict(victories.most_common()),
+        "length": {"mean": round(total_actions / n, 2), "min": lengths[0], "median": lengths[n // 2],
+                   "max": lengths[-1]},
+        "seconds": round(wall, 3), "games_per_second": round(n / wall, 2),
+        "actions_per_second": round(total_actions / wall, 1), "workers": args.workers,
+    }
+    if args.json:
+        print(json.dumps(summary, indent=1))
+        return 0
+    from rich.table import Table
+
+    console = _console()
+    t = Table(title=f"{game.rules.title}: {n} games, agents {', '.join(agents)}, seeds {args.seed}..{args.seed + n - 1}")
+    t.add_column("outcome")
+    t.add_column("games", justify="right")
+    t.add_column("rate", justify="right")
+    for k in [*game.players, "shared", "none"]:
+        t.add_row(k, str(wins.get(k, 0)), f"{wins.get(k, 0) / n:.1%}")
+    console.print(t)
+    v = Table(title="victory types")
+    v.add_column("type")
+    v.add_column("games", justify="right")
+    for k, c in victories.most_common():
+        v.add_row(str(k), str(c))
+    console.print(v)
+    L = summary["length"]
+    console.print(f"game length (actions): mean {L['mean']}, min {L['min']}, median {L['median']}, max {L['max']}")
+    console.print(f"{summary['games_per_second']} games/s, {summary['actions_per_second']} actions/s "
+                  f"({args.workers} worker(s), {wall:.1f} s)")
+    return 0
+
+
+# ----------------------------------------------------------------------------- replay
+def cmd_replay(args) -> int:
+    try:
+        rec = json.loads(Path(args.log).read_text())
+        game_name, seed, actions = rec["game"], int(rec["seed"]), list(rec["actions"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"{args.log}: not a game log: {exc}", file=sys.stderr)
+        return 1
+    game = _load(game_name)
+    if rec.get("rules_digest") and rec["rules_digest"] != game.rules.digest:
+        print(f"note: the rule files changed since this log was made ({rec['rules_digest']} -> "
+              f"{game.rules.digest})", file=sys.stderr)
+    st = game.new_game(seed=seed, options=rec.get("options") or None)
+    for i, a in enumerate(actions, 1):
+        try:
+            st.apply(a)
+        except IllegalAction as exc:
+            print(f"{args.log}: action {i} {a!r} is illegal on replay: {exc}", file=sys.stderr)
+            return 1
+        if args.verbose:
+            print(f"{i:>4} {a}")
+    ok = True
+    for key, val in (("winners", st.winners), ("victory", st.victory), ("digest", st.digest())):
+        if key in rec and rec[key] != val:
+            print(f"{args.log}: {key} differs on replay: log {rec[key]!r}, replay {val!r}", file=sys.stderr)
+            ok = False
+    print(f"replayed {len(actions)} actions: winners {', '.join(st.winners) or 'none'} ({st.victory}); "
+          f"{'matches the log' if ok else 'DOES NOT match the log'}")
+    return 0 if ok else 1
+
+
+# ----------------------------------------------------------------------------- test (YAML scenarios)
+def cmd_test(args) -> int:
+    from .scenario import ScenarioFailure, load_scenarios, run_scenario
+
+    game = _load(args.game)
+    files = [Path(p) for p in args.files] or sorted(Path(game.rules.root).glob("scenarios/*.yaml"))
+    passed = failed = 0
+    for f in files:
+        try:
+            cases = list(load_scenarios(f))
+        except (OSError, ScenarioFailure) as exc:
+            print(f"{f}: {exc}")
+            failed += 1
+            continue
+        for sc, src, path in cases:
+            try:
+                run_scenario(game, sc, src, path)
+                passed += 1
+            except ScenarioFailure as exc:
+                print(f"FAIL {exc}")
+                failed += 1
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+# ----------------------------------------------------------------------------- schema / cards
+def cmd_schema(args) -> int:
+    from .loading.loader import KINDS, schema
+
+    kind = args.kind
+    if kind == "dsl":
+        from .dsl.registry import REGISTRY
+
+        for name, p in sorted(REGISTRY.items()):
+            params = ", ".join(("*" if v else "") + f"{n}: {t}" + ("?" if d else "") for n, t, d, _, v in p.params)
+            ret = f" -> {p.returns}" if p.kind == "fn" else ""
+            print(f"{p.kind:4} {name}({params}){ret}\n       {p.doc}")
+        return 0
+    if kind is None:
+        print("kinds: " + ", ".join([*KINDS, "common", "dsl"]))
+        print("usage: lotr-rules schema KIND")
+        return 0
+    if kind not in (*KINDS, "common"):
+        print(f"unknown kind {kind!r}; kinds: {', '.join([*KINDS, 'common', 'dsl'])}", file=sys.stderr)
+        return 2
+    print(json.dumps(schema(kind), indent=2))
+    return 0
+
+
+def cmd_cards(args) -> int:
+    from rich.table import Table
+
+    game = _load(args.game)
+    r = game.rules
+    t = Table(title=f"{r.title}: {len(r.items)} items")
+    t.add_column("id", style="bold")
+    t.add_column("type")
+    t.add_column("name")
+    t.add_column("properties")
+    t.add_column("effect")
+    for iid in r.items:
+        props = r.props[iid]
+        if args.type and props["type"] != args.type:
+            continue
+        shown = {k: v for k, v in props.items() if k not in ("name", "type") and v not in (None, 0, {}, [])}
+        ptext = "; ".join(f"{k}={_fmt_value(r, v) if isinstance(v, list) else v}" for k, v in shown.items())
+        extra = []
+        if iid in r.grants:
+            extra.append("grants " + ", ".join(f"{k}+{v}" for k, v in r.grants[iid].items()))
+        effect = r.item_text.get(iid, "")
+        t.add_row(iid, props["type"], props["name"], ptext, "\n".join([effect, *extra]).strip())
+    _console().print(t)
+    return 0
+
+
+# ----------------------------------------------------------------------------- main
+def build_parser():
+    ap = argparse.ArgumentParser(prog="lotr-rules", description="Run board games from YAML rule files.")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    p = sub.add_parser("validate", help="check rule files; print path:line:col problems")
+    p.add_argument("paths", nargs="+", help="game names, game folders, or a folder of games")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("play", help="play or watch a game in the terminal")
+    p.add_argument("game")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--agents", help="one per player: human, random, greedy (default human,random "
+                                    "on a terminal, else random,random)")
+    p.add_argument("--watch", action="store_true", help="let the computer play every side")
+    p.add_argument("--save-log", help="write the game log (JSON) to this file")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("simulate", help="play many games between agents and report statistics")
+    p.add_argument("game")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--agents", default="random")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--progress", action="store_true", help="show the progress bar even without a terminal")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("replay", help="re-run a saved game log and check it matches")
+    p.add_argument("log")
+    p.add_argument("-v", "--verbose", action="store_true")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("test", help="run a game's YAML rule scenarios")
+    p.add_argument("game")
+    p.add_argument("files", nargs="*")
+    p.set_defaults(func=cmd_test)
+
+    p = sub.add_parser("schema", help="print the JSON Schema of a kind of rule file (or 'dsl')")
+    p.add_argument("kind", nargs="?")
+    p.set_defaults(func=cmd_schema)
+
+    p = sub.add_parser("cards", help="list a game's cards, tiles and tokens")
+    p.add_argument("game")
+    p.add_argument("--type", help="only items of this type")
+    p.set_defaults(func=cmd_cards)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args) or 0
+    except SaveError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""Benchmark the engine on one game: cold load, random playouts, clone, legal actions, JSON.
+
+    python tools/bench.py [GAME] [--games N] [--seed S] [--json]
+
+Figures (one core, this process):
+  load+validate   cold: a fresh interpreter process loading and checking the rule files
+  playouts        random agents: games/s and actions/s (legal_actions + apply per action)
+  clone           mean cost of state.clone() over states sampled from playouts
+  legal_actions   mean cost of enumerating legal actions from scratch (cache cleared)
+  apply           mean cost of one apply (including running the rules to the next decision)
+  to_json/from    mean cost of a save and a restore
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def cold_load(game: str, runs: int = 5) -> float:
+    """Median wall time of load_game in a fresh process (import excluded), in ms."""
+    code = ("import time,sys; sys.path.insert(0, %r); import interpreter; t=time.perf_counter(); "
+            "interpreter.load_game(%r); print((time.perf_counter()-t)*1000)" % (str(ROOT), game))
+    times = []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        times.append(float(out.stdout.strip()))
+    return statistics.median(times)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("game", nargs="?", default="duel")
+    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+
+    from interpreter import load_game
+
+    res = {"game": args.game, "python": sys.version.split()[0]}
+    res["load_validate_ms_cold"] = round(cold_load(args.game), 1)
+    t = time.perf_counter()
+    game = load_game(args.game)
+    res["load_validate_ms_warm"] = round((time.perf_counter() - t) * 1000, 1)
+
+    rng = random.Random(args.seed)
+    samples = []
+    actions = 0
+    t = time.perf_counter()
+    for s in range(args.seed, args.seed + args.games):
+        st = game.new_game(seed=s)
+        while not st.over:
+            acts = st.legal_actions()
+            st.apply(acts[rng.randrange(len(acts))])
+            actions += 1
+            if rng.random() < 0.02:
+                samples.append(st.clone())
+    dt = time.perf_counter() - t
+    res["games"] = args.games
+    res["games_per_s"] = round(args.games / dt, 1)
+    res["actions_per_s"] = round(actions / dt)
+    res["actions_per_game"] = round(actions / args.games, 1)
+
+    samples = [s for s in samples if not s.over][:400]
+    reps = 200
+    t = time.perf_counter()
+    for _ in range(reps):
+        for s in samples:
+            s.clone()
+    res["clone_us"] = round((time.perf_counter() - t) / (reps * len(samples)) * 1e6, 2)
+
+    t = time.perf_counter()
+    for _ in range(20):
+        for s in samples:
+            s._legal = None
+            s.legal_actions()
+    res["legal_actions_us"] = round((time.perf_counter() - t) / (20 * len(samples)) * 1e6, 2)
+
+    copies = [(s.clone(), s.legal_actions()) for s in samples for _ in range(5)]
+    t = time.perf_counter()
+    for c, acts in copies:
+        c.apply(acts[rng.randrange(len(acts))])
+    res["apply_us"] = round((time.perf_counter() - t) / len(copies) * 1e6, 2)
+
+    t = time.perf_counter()
+    texts = [s.to_json() for s in samples]
+    res["to_json_us"] = round((time.perf_counter() - t) / len(samples) * 1e6, 1)
+    t = time.perf_counter()
+    for x in texts:
+        game.state_from_json(x)
+    res["from_json_us"] = round((time.perf_counter() - t) / len(samples) * 1e6, 1)
+
+    if args.json:
+        print(json.dumps(res, indent=1))
+    else:
+        w = max(map(len, res))
+        for k, v in res.items():
+            print(f"{k:<{w}}  {v}")
+
+
+if __name__ == "__main__":
+    main()
