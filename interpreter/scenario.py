@@ -1,25 +1,27 @@
 """Rule scenarios written in YAML: set up a position, take actions, check the outcome.
 
-A scenario file holds one scenario or a list of them:
+A scenario file holds one scenario or a list of them (names below are illustrations):
 
-    - name: a red card places its Units in the chosen region
-      cites: 003_9a75d217435a078e.txt "Card and tile effects"
+    - name: a card places its pieces in the chosen region
+      cites: <rulebook file> "<section>"
       seed: 1
       setup:                      # applied in order to new_game(seed)
-        vars: {current: fellowship, chapter: 1}
-        to_act: fellowship        # who the pending decision belongs to
-        items: {c1_22: layout1.E1, c1_01: area.fellowship}   # zone, or tableau.slot
+        vars: {current: blue, round: 1}
+        to_act: blue              # who the pending decision belongs to
+        items: {card_7: market.A1, card_2: area.blue}   # zone, or tableau.slot
         pieces:                   # set counts; the kind's home (supply / its 'at') balances
-          - {kind: coin, owner: none, at: fellowship, count: 5}
-        facedown: [c1_03]
-        faceup: [c1_04]
-      actions: [take:c1_22:play, choose:muster:rohan]
+          - {kind: coin, owner: none, at: blue, count: 5}
+        facedown: [card_3]
+        faceup: [card_4]
+      actions: [take:card_7:play, choose:region:north]
       expect:                     # effect-language conditions, each must hold
-        - pieces(unit, fellowship, rohan) == 1
-      legal: [take:c1_22:play]    # must be legal before the actions
-      illegal: [take:c1_05:play]  # must not be legal before the actions
-      winners: [fellowship]       # optional: the game is over with these winners
-      victory: quest
+        - pieces(unit, blue, north) == 1
+      legal: [take:card_7:play]   # must be legal before the actions
+      illegal: [take:card_5:play] # must not be legal before the actions
+      then_legal: [...]           # must be legal after the actions (then_illegal: not)
+      winners: [blue]             # optional: the game is over with these winners
+      victory: points
+      over: false                 # optional: the game must still be going
 
 Failures are reported as ``file:line: scenario 'name': what went wrong``. The runner uses
 only the public API plus generic set-up operations; it knows no game.

@@ -1,0 +1,192 @@
+"""Engine properties on Duel for Middle-earth: determinism, saves, clones, illegal actions,
+hidden information, and seeded random playouts with invariants checked after every action."""
+import json
+import random
+
+import pytest
+
+from interpreter import IllegalAction, SaveError
+
+
+def invariants(st):
+    """Nothing created or lost, nothing in two places (003 "Contents": 15 Units and 7
+    Fortresses per side, 30 coins; every card, tile and token in exactly one zone)."""
+    rules = st.rules
+    for kind, per in (("unit", 15), ("fortress", 7)):
+        for p in rules.players:
+            total = sum(v for (k, o, _), v in st.pieces.items() if k == kind and o == p)
+            assert total == per, f"{p} has {total} {kind}s, expected {per}"
+    assert sum(v for (k, _, _), v in st.pieces.items() if k == "coin") == 30
+    assert all(v > 0 for v in st.pieces.values()), "no zero or negative piece counts are stored"
+    seen = {}
+    for z, items in st.zones.items():
+        for i in items:
+            if i is None:
+                continue
+            assert i not in seen, f"{i} is in {seen.get(i)} and {z}"
+            seen[i] = z
+            assert st.where[i] == z
+    assert len(seen) == len(rules.items) == 69 + 7 + 18
+    assert set(st.facedown) <= set(seen)
+
+
+def play_random(game, seed, check=None, max_actions=2000):
+    rng = random.Random(seed)
+    st = game.new_game(seed=seed)
+    n = 0
+    while not st.is_terminal():
+        acts = st.legal_actions()
+        assert acts, "a live game always offers an action"
+        assert st.current_player == acts[0].player
+        st.apply(rng.choice(acts))
+        n += 1
+        if check:
+            check(st)
+        assert n < max_actions
+    return st
+
+
+def test_thousand_random_games_finish_with_invariants(duel):
+    outcomes = {}
+    for seed in range(1000):
+        st = play_random(duel, seed, check=invariants)
+        assert st.winners, "every Duel game ends with at least one winner"
+        outcomes[st.victory] = outcomes.get(st.victory, 0) + 1
+        wins = tuple(st.winners)
+        outcomes[wins] = outcomes.get(wins, 0) + 1
+    assert outcomes.get(("fellowship",), 0) > 100 and outcomes.get(("sauron",), 0) > 100
+    for kind in ("majority", "shared", "conquest", "support", "quest"):
+        assert outcomes.get(kind, 0) > 0, f"victory type {kind} never occurred"
+
+
+def test_same_seed_same_actions_same_log(duel):
+    a = play_random(duel, 42)
+    b = duel.new_game(seed=42)
+    for aid in a.history:
+        b.apply(aid)
+    assert b.log == a.log and b.digest() == a.digest() and b.to_json() == a.to_json()
+    c = play_random(duel, 43)
+    assert c.digest() != a.digest()
+
+
+def test_initial_layout_depends_on_seed_only(duel):
+    assert duel.new_game(seed=5).to_json() == duel.new_game(seed=5).to_json()
+    assert duel.new_game(seed=5).zones["layout1"] != duel.new_game(seed=6).zones["layout1"]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_json_round_trip_mid_game_continues_identically(duel, seed):
+    """Save at every decision (ask and mid-effect choices alike), reload, and finish the game
+    with the same actions: the log, the winners and the final state are identical."""
+    ref = play_random(duel, seed)
+    st = duel.new_game(seed=seed)
+    kinds = set()
+    for i, aid in enumerate(ref.history):
+        text = st.to_json()
+        back = duel.state_from_json(text)
+        assert back.to_json() == text
+        kinds.add(st.pending["type"])
+        if i % 7 == seed % 7:
+            st = back  # continue from the reloaded copy
+        st.apply(aid)
+    assert st.to_json() == ref.to_json()
+    assert "ask" in kinds
+
+
+def test_round_trip_inside_an_effect(duel):
+    """A save taken while an effect waits for a choice resumes in the middle of that effect."""
+    mid = 0
+    for seed in range(40):
+        ref = play_random(duel, seed)
+        st = duel.new_game(seed=seed)
+        for aid in ref.history:
+            if st.pending["type"] != "ask" and len(st.stack) > 2:
+                mid += 1
+                text = st.to_json()
+                st = duel.state_from_json(text)
+                assert json.loads(text)["stack"], "the interpreter stack is part of the save"
+            st.apply(aid)
+        assert st.digest() == ref.digest()
+    assert mid > 20
+
+
+def test_clone_is_independent(duel):
+    st = duel.new_game(seed=3)
+    for _ in range(10):
+        st.apply(st.legal_actions()[0])
+    before = st.to_json()
+    c = st.clone()
+    rng = random.Random(1)
+    while not c.is_terminal():
+        c.apply(rng.choice(c.legal_actions()))
+    assert st.to_json() == before
+    assert c.to_json() != before
+    assert st.clone().to_json() == before
+
+
+def test_illegal_action_leaves_state_unchanged(duel):
+    st = duel.new_game(seed=4)
+    before = st.to_json()
+    for bad in ["take:nothing:play", "choose:muster:rohan", "", "landmark:bree"]:
+        with pytest.raises(IllegalAction):
+            st.apply(bad)
+        assert st.to_json() == before
+    # a card that is covered cannot be taken
+    covered = [c for c in st.zones["layout1"][:5] if c]
+    for c in covered:
+        with pytest.raises(IllegalAction):
+            st.apply(f"take:{c}:play")
+    assert st.to_json() == before
+    # an action id from another moment (the card is gone) is refused too
+    first = st.legal_actions()[0]
+    st.apply(first)
+    assert first.id not in {a.id for a in st.legal_actions()}
+    after = st.to_json()
+    with pytest.raises(IllegalAction, match="not a legal action"):
+        st.apply(first.id)
+    assert st.to_json() == after
+
+
+def test_actions_after_the_end_are_refused(duel):
+    st = play_random(duel, 9)
+    assert st.current_player is None and st.legal_actions() == []
+    with pytest.raises(IllegalAction, match="over"):
+        st.apply("take:c1_01:play")
+
+
+def test_views_hide_what_a_player_may_not_see(duel):
+    st = duel.new_game(seed=11)
+    for p in duel.players:
+        v = st.view(p)
+        assert v["zones"]["deck.2"] == {"count": 23}
+        assert v["zones"]["discard"] == {"count": 3}
+        assert v["zones"]["tokens.elves"] == {"count": 3}
+        assert v["zones"]["landmark_pile"] == {"count": 4}
+        layout = v["zones"]["layout1"]
+        hidden = [i for i, c in enumerate(layout) if c == "?"]
+        assert len(hidden) == 8  # rows B and D are face down (FACTS.md section 7)
+        assert all(st.zones["layout1"][i] in st.facedown for i in hidden)
+        assert len(v["zones"]["landmark_row"]) == 3
+        text = json.dumps(v)
+        for c in st.zones["deck.3"]:
+            assert c not in text, "a card of an unseen deck never appears in a view"
+    assert st.view("sauron")["pending"]["type"] == "ask"
+    assert st.view("fellowship")["pending"] == {"player": "sauron", "type": "ask"}
+
+
+@pytest.mark.parametrize("mutate", [
+    lambda d: "not json at all",
+    lambda d: json.dumps({**d, "format": 99}),
+    lambda d: json.dumps({**d, "game": "chess"}),
+    lambda d: json.dumps({**d, "rules_digest": "0" * 16}),
+    lambda d: json.dumps({**d, "zones": {**d["zones"], "discard": d["zones"]["discard"] + d["zones"]["deck.2"][:1]}}),
+    lambda d: json.dumps({**d, "zones": {**d["zones"], "nowhere": []}}),
+    lambda d: json.dumps({**d, "stack": [[99999, 0, 0, None]]}),
+    lambda d: json.dumps({k: v for k, v in d.items() if k != "pieces"}),
+    lambda d: json.dumps({**d, "pieces": {"unit|fellowship|arnor": -3}}),
+])
+def test_corrupt_saves_are_rejected_cleanly(duel, mutate):
+    st = duel.new_game(seed=2)
+    d = json.loads(st.to_json())
+    with pytest.raises(SaveError):
+        duel.state_from_json(mutate(d))

@@ -1,0 +1,108 @@
+"""Generic engine mechanisms, on a tiny test game (tests/games/toy) so that each one is
+checked apart from any real game: any_order, optional choices, where-filters, event
+listeners, condition triggers (once and edge), owner-only zones and variables, directed
+connections, the step budget, and errors without tracebacks."""
+from pathlib import Path
+
+import pytest
+
+from interpreter import EngineError, IllegalAction, load_game
+
+TOY = str(Path(__file__).parent / "games" / "toy")
+
+
+@pytest.fixture(scope="module")
+def toy():
+    return load_game(TOY)
+
+
+def test_owner_only_zone_and_hidden_variable(toy):
+    st = toy.new_game(seed=1)
+    assert st.view("red")["zones"]["hand.red"] == st.zones["hand.red"]
+    assert st.view("blue")["zones"]["hand.red"] == {"count": 2}
+    assert st.view("blue")["zones"]["bag"] == {"count": 1}
+    assert "secret.red" in st.view("red")["vars"] and "secret.red" not in st.view("blue")["vars"]
+
+
+def test_directed_connection(toy):
+    assert "east" in toy.rules.adj["south"] and "south" not in toy.rules.adj["east"]
+    assert set(toy.rules.adj["north"]) == {"south"}
+
+
+def test_any_order_offers_each_branch_once_and_skips_false_ones(toy):
+    st = toy.new_game(seed=1)
+    st.apply("order_test")
+    ids = [a.id for a in st.legal_actions()]
+    assert ids == ["order:steps:a", "order:steps:b"]  # branch c has a false condition
+    st.apply("order:steps:b")
+    # one branch left: it runs without asking
+    assert st.vars["log_order"] == 21
+    assert st.current_player == "blue"
+
+
+def test_optional_choice_with_where_filter(toy):
+    st = toy.new_game(seed=1)
+    st.apply("up_to_two")
+    assert {a.id for a in st.legal_actions()} == {"choose:spot:north", "choose:spot:south",
+                                                     "choose:spot:east", "choose:spot:none"}
+    st.apply("choose:spot:south")
+    ids = {a.id for a in st.legal_actions()}
+    assert "choose:spot:south" not in ids and "choose:spot:none" in ids  # where-filter
+    st.apply("choose:spot:none")
+    assert st.vars["secret.red"] == 1 and st.pieces[("pawn", "red", "south")] == 1
+
+
+def test_listener_and_once_trigger_end_the_game(toy):
+    st = toy.new_game(seed=1)
+    st.apply("pick:c4")          # 4 >= 3: the listener adds 100
+    assert st.vars["score.red"] == 104
+    st.apply("pass")
+    assert not st.over
+    st.apply("pick:c1")          # 105: no listener
+    assert st.vars["score.red"] == 105
+    st.apply("pick:c5")          # blue 105
+    assert not st.over
+    assert st.legal_actions()    # red has no chips left: pass / order_test is gone (score > 0)
+    ids = {a.id for a in st.legal_actions()}
+    assert ids == {"pass", "up_to_two"}
+
+
+def test_edge_trigger_fires_each_time_the_condition_becomes_true(toy):
+    st = toy.new_game(seed=1)
+    st.apply("pick:c1")   # table 1: odd -> fires
+    assert st.vars["edge_hits"] == 1
+    st.apply("pick:c2")   # table 2: even -> re-arms
+    assert st.vars["edge_hits"] == 1
+    st.apply("pick:c4")   # table 3: odd -> fires again
+    assert st.vars["edge_hits"] == 2
+
+
+def test_step_budget_stops_a_looping_rule_without_hanging(toy):
+    st = toy.new_game(seed=1, options={"budget_loop": True})
+    with pytest.raises(EngineError, match="step budget"):
+        st.apply("forever")
+
+
+def test_unknown_option_is_refused(toy):
+    with pytest.raises(ValueError, match="unknown option"):
+        toy.new_game(seed=1, options={"nope": 1})
+
+
+def test_illegal_choice_mid_effect(toy):
+    st = toy.new_game(seed=1)
+    st.apply("up_to_two")
+    before = st.to_json()
+    with pytest.raises(IllegalAction):
+        st.apply("choose:spot:west")
+    assert st.to_json() == before
+
+
+def test_interpreter_names_no_game_noun():
+    import re
+
+    nouns = re.compile(r"\b(frodo|sam|gandalf|aragorn|sauron|saruman|mordor|shire|nazg[uû]l|fellowship|"
+                       r"hobbits?|gondor|rohan|balrog|orcs?|elves|dwarves|ents)\b", re.I)
+    root = Path(__file__).resolve().parents[1] / "interpreter"
+    hits = [f"{p}:{i}" for p in root.rglob("*.py") for i, line in enumerate(p.read_text().splitlines(), 1)
+            if nouns.search(line)]
+    assert not hits, hits
