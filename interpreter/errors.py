@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(order=True)
+@dataclass(order=True, frozen=True)
 class Diagnostic:
     """One problem in a rule file, reported as ``path:line:col: error[CODE]: message``."""
 
@@ -26,7 +26,7 @@ class RuleError(Exception):
     """Raised when rule files have problems; carries every diagnostic found."""
 
     def __init__(self, diagnostics: list[Diagnostic]):
-        self.diagnostics = sorted(diagnostics)
+        self.diagnostics = sorted(set(diagnostics))
         super().__init__("\n".join(str(d) for d in self.diagnostics))
 
 

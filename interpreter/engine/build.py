@@ -79,7 +79,45 @@ class Builder:
         r.digest = h.hexdigest()[:16]
         r.emit = vm.emit
 
-        for p in g.get("players") or []:
+        step = self._step
+        step(self._players_enums, g, gs)
+        step(self._board)
+        step(self._pieces, g, gs)
+        step(self._zones, g, gs)
+        step(self._vars, g, gs)
+        step(self._tracks, g, gs)
+        step(self._events, g, gs)
+        step(self._item_types, g, gs)
+        step(self._items)
+        step(self._functions, g, gs)
+        step(self._procedures_declare, g, gs)
+        step(self._moves_declare, g, gs)
+        # compile bodies
+        step(self._functions_check)
+        step(self._procedures_compile)
+        step(self._moves_compile, g, gs)
+        step(self._track_spaces, g, gs)
+        step(self._triggers, g, gs)
+        step(self._listeners, g, gs)
+        step(self._item_code)
+        step(self._flow_display_agent, g, gs)
+        return r
+
+    def _step(self, fn, *args):
+        """Run one build step. A crash after problems were already reported is taken as their
+        consequence (the data is malformed): the step is skipped and the others still run."""
+        try:
+            fn(*args)
+        except Exception:
+            if not self.spec.diags:
+                raise
+
+    def _players_enums(self, g, gs):
+        r = self.r
+        for i, p in enumerate(g.get("players") or []):
+            if p in r.players:
+                self.err(gs, ("players", i), "E305", f"player '{p}' is listed twice")
+                continue
             r.players.append(p)
             self.sym(p, "player", p, gs, ("players",))
             r.props.setdefault(p, {"name": p})
@@ -88,25 +126,28 @@ class Builder:
             self.sym(name, "list", list(values), gs, ("enums", name))
             for v in values:
                 self.sym(v, f"enum:{name}", v, gs, ("enums", name))
-        self._board()
-        self._pieces(g, gs)
-        self._zones(g, gs)
-        self._vars(g, gs)
-        self._tracks(g, gs)
+
+    def _events(self, g, gs):
         for name, args in (g.get("events") or {}).items():
-            r.events[name] = dict(args or {})
-        self._item_types(g, gs)
-        self._items()
-        self._functions(g, gs)
-        self._procedures_declare(g, gs)
-        self._moves_declare(g, gs)
-        # compile bodies
-        self._procedures_compile()
-        self._moves_compile(g, gs)
-        self._track_spaces(g, gs)
-        self._triggers(g, gs)
-        self._listeners(g, gs)
-        self._item_code()
+            self.r.events[name] = dict(args or {})
+
+    def _functions_check(self):
+        """Check every function body once on its own (calls inline it again; duplicate
+        diagnostics are merged), so a function nobody calls is still checked."""
+        for name, (params, node, src) in self.r.functions.items():
+            if node is None:
+                continue
+            scope = {"me": ("local", "me", "player")}
+            for p in params:
+                scope[p] = ("local", p, ANY)
+            self.c._inlining.append(name)
+            try:
+                self.c.expr(node, scope, src)
+            finally:
+                self.c._inlining.pop()
+
+    def _flow_display_agent(self, g, gs):
+        r = self.r
         if "flow" in g:
             r.flow = self.c.block_text(g["flow"], self.src(gs, ("flow",), "flow"), {"me": ("local", "me", "player")})
         disp = g.get("display") or {}
@@ -127,7 +168,6 @@ class Builder:
         if ev is not None:
             r.evaluate = self.c.expr_text(ev, self.src(gs, ("agent", "evaluate"), "agent evaluation"),
                                           {"me": ("local", "me", "player")})[0]
-        return r
 
     def _board(self):
         spec, r = self.spec, self.r
@@ -230,7 +270,7 @@ class Builder:
                 continue
             if isinstance(d, dict):
                 keys = self.keys_of(d.get("per"), gs, path + ("per",))
-                init = d["init"]
+                init = d.get("init")
                 r.var_types[name] = _type_of_value(r, init)
                 if keys is None:
                     r.var_defs[name] = init
@@ -300,7 +340,11 @@ class Builder:
             self.err(e.source, path, "E402", f"property '{path[-1]}' must be a whole number, got {v!r}")
         elif base == "bool" and not isinstance(v, bool):
             self.err(e.source, path, "E402", f"property '{path[-1]}' must be true or false, got {v!r}")
-        elif base == "region" and v not in self.spec.regions:
+        elif base == "region" and (not isinstance(v, str) or v not in self.spec.regions):
+            if not isinstance(v, str):
+                self.err(e.source, path, "E402", f"property '{path[-1]}' must be one region, got {v!r}",
+                         "declare the property as list:region to hold several")
+                return
             self.err(e.source, path, "E306", f"unknown region '{v}'", did_you_mean(v, self.spec.regions))
         elif base.startswith("map:"):
             if not isinstance(v, dict):

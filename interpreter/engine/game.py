@@ -276,7 +276,7 @@ def _build(name_or_path: str):
                 spec.diags.append(Diagnostic(str(spec.root), 1, 1, "E999",
                                              f"internal error while checking: {exc!r}",
                                              "please report this with the rule files"))
-    return rules, sorted(spec.diags)
+    return rules, sorted(set(spec.diags))
 
 
 def load_game(name_or_path: str, mods=()) -> Game:

@@ -101,6 +101,15 @@ def _jsonable(x):
     return x
 
 
+def _at(data, path):
+    for step in path:
+        try:
+            data = data[step]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
 def check_schema(src: Source, kind: str, spec: Spec) -> bool:
     ok = True
     for err in _validator(kind).iter_errors(_jsonable(src.data)):
@@ -123,6 +132,9 @@ def check_schema(src: Source, kind: str, spec: Spec) -> bool:
         if err.validator == "pattern":
             msg = f"{err.instance!r} is not a valid name"
             hint = "names use letters, digits and '_', and do not start with a digit"
+            parent = _at(src.data, path)
+            if isinstance(parent, dict) and err.instance in parent:  # a bad key: point at the key
+                path, key = path + (err.instance,), True
         if err.validator == "required":
             key = False
         where = "/".join(map(str, path)) or "top level"
@@ -175,21 +187,33 @@ def _load_part(path: Path, spec: Spec):
         spec.error(src, ("kind",) if isinstance(data, dict) and "kind" in data else (), "E003",
                    f"unknown file kind {kind!r}", "an included file starts with kind: board or kind: cards")
         return
-    if not check_schema(src, kind, spec):
-        return
+    check_schema(src, kind, spec)
+    # Even with schema errors, keep every well-shaped entry so later checks still run and
+    # one typo does not cascade into "unknown region" errors everywhere.
+    def section(name, typ):
+        v = data.get(name)
+        return v if isinstance(v, typ) else typ()
+
     if kind == "board":
-        for name, props in (data.get("regions") or {}).items():
-            _add(spec, spec.regions, name, Entry(props or {}, src, ("regions", name)), "region")
-        for i, c in enumerate(data.get("connections") or []):
-            spec.connections.append(Entry(c, src, ("connections", i)))
-        for name, t in (data.get("tableaux") or {}).items():
-            _add(spec, spec.tableaux, name, Entry(t, src, ("tableaux", name)), "tableau")
+        for name, props in section("regions", dict).items():
+            if isinstance(name, str) and isinstance(props, (dict, type(None))):
+                _add(spec, spec.regions, name, Entry(props or {}, src, ("regions", name)), "region")
+        for i, c in enumerate(section("connections", list)):
+            if (isinstance(c, list) and len(c) == 2) or (isinstance(c, dict) and isinstance(c.get("between"), list)
+                                                          and len(c["between"]) == 2):
+                spec.connections.append(Entry(c, src, ("connections", i)))
+        for name, t in section("tableaux", dict).items():
+            if isinstance(t, dict) and isinstance(t.get("slots"), dict):
+                _add(spec, spec.tableaux, name, Entry(t, src, ("tableaux", name)), "tableau")
     elif kind == "cards":
-        defaults = data.get("defaults") or {}
-        for i, item in enumerate(data.get("items") or []):
+        defaults = data.get("defaults") if isinstance(data.get("defaults"), dict) else {}
+        typ = data.get("type")
+        for i, item in enumerate(section("items", list)):
+            if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not isinstance(typ, str):
+                continue
             merged = dict(defaults)
             merged.update(item)
-            merged["type"] = data["type"]
+            merged["type"] = typ
             _add(spec, spec.items, item["id"], Entry(merged, src, ("items", i)), "item")
 
 

@@ -10,7 +10,27 @@ import yaml
 
 from ..errors import Diagnostic
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_Base):
+    """The C safe loader, plus a record of duplicate keys (YAML itself keeps the last one)."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self.duplicates = []
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            k = key_node.value
+            if k in seen and key_node.tag != "tag:yaml.org,2002:merge":
+                self.duplicates.append((k, key_node.start_mark))
+            seen.add(k)
+        return super().construct_mapping(node, deep)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
 
 
 class Source:
@@ -24,15 +44,33 @@ class Source:
         self._root = None
 
     def parse(self, diags: list[Diagnostic]):
+        loader = _Loader(self.text)
         try:
-            self.data = yaml.load(self.text, Loader=_Loader)
+            self.data = loader.get_single_data()
         except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
             problem = getattr(exc, "problem", None) or str(exc)
-            diags.append(Diagnostic(self.display, line, col, "E001", f"YAML syntax error: {problem}",
-                                    "check indentation and quoting; effects use plain or '|' block style"))
+            context = getattr(exc, "context", None) or ""
+            mark = getattr(exc, "problem_mark", None)
+            hint = "check indentation and quoting; effects use plain or '|' block style"
+            cmark = getattr(exc, "context_mark", None)
+            if cmark is not None and "flow" in context:
+                # an unclosed [ or {: point at where it was opened
+                hint = f"the bracket opened here is not closed (YAML gave up at line {mark.line + 1})" \
+                    if mark else "the bracket opened here is not closed"
+                mark = cmark
+                problem = f"{problem} ({context})"
+            mark = mark or cmark
+            if "\t" in self.text and "tab" in str(problem).lower():
+                hint = "YAML indentation uses spaces, not tabs"
+            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            diags.append(Diagnostic(self.display, line, col, "E001", f"YAML syntax error: {problem}", hint))
             return None
+        finally:
+            loader.dispose()
+        for key, m in loader.duplicates:
+            diags.append(Diagnostic(self.display, m.line + 1, m.column + 1, "E305",
+                                    f"duplicate key '{key}' (YAML would silently keep only the last one)",
+                                    "give each entry its own name"))
         return self.data
 
     def node(self, path: tuple):
