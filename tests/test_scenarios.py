@@ -13,8 +13,12 @@ from interpreter.scenario import ScenarioFailure, load_scenarios, run_scenario
 GAMES = Path(__file__).resolve().parents[1] / "games"
 CASES = []
 for f in sorted(GAMES.glob("*/scenarios/*.yaml")):
-    for sc, src, path in load_scenarios(f):
-        CASES.append(pytest.param(f.parts[-3], sc, src, path, id=f"{f.parts[-3]}/{f.stem}/{sc.get('name', '?')}"))
+    try:
+        for sc, src, path in load_scenarios(f):
+            CASES.append(pytest.param(f.parts[-3], sc, src, path,
+                                      id=f"{f.parts[-3]}/{f.stem}/{sc.get('name', '?')}"))
+    except ScenarioFailure as exc:  # an unreadable scenario file is one failing test, not a crash
+        CASES.append(pytest.param(f.parts[-3], {"unreadable": str(exc)}, None, (), id=f"{f.parts[-3]}/{f.stem}"))
 
 _loaded = {}
 
@@ -23,6 +27,8 @@ _loaded = {}
 def test_scenario(game, sc, src, path):
     if game not in _loaded:
         _loaded[game] = load_game(game)
+    if "unreadable" in sc:
+        pytest.fail(sc["unreadable"], pytrace=False)
     assert sc.get("cites"), "every scenario cites the rulebook section it checks"
     try:
         run_scenario(_loaded[game], sc, src, path)
