@@ -52,6 +52,10 @@ class Compiler:
     def __init__(self, rules, diags: list[Diagnostic]):
         self.r = rules
         self.diags = diags
+        self._consts: dict = {}
+        self._functions: dict = {}  # game function name -> (python name, type, reads)
+        # the namespace of generated code: helpers and constants
+        self.ns = {"_P": rules.props, "_E": {}, "_items": _items, "_index": _index}
         self.reads: list[set] = []  # open collectors of the channels an expression reads
         self._inlining: list[str] = []
 
@@ -100,142 +104,135 @@ class Compiler:
         for s in self.reads:
             s.add(chan)
 
+    def const(self, value) -> str:
+        """Code for a constant: a literal, or a name bound in the generated code's namespace."""
+        if value is None or isinstance(value, (bool, int, str)):
+            return repr(value)
+        key = ("k", id(value))
+        name = self._consts.get(key)
+        if name is None:
+            name = self._consts[key] = f"_k{len(self._consts)}"
+            self.ns[name] = value
+        return name
+
+    def bind(self, prefix, obj) -> str:
+        name = f"_{prefix}{len(self.ns)}"
+        self.ns[name] = obj
+        return name
+
     def name(self, node: Node, scope: dict, src: Src):
         n = node.a[0]
         b = scope.get(n)
         if b is not None:
             kind, val, typ = b
             if kind == "local":
-                key = val
-                return (lambda st, env: env.get(key)), typ
-            return val, typ  # inline parameter: the caller's closure
+                return f"env.get({val!r})", typ
+            return val, typ  # "code": a Python expression (function parameter, loop variable)
         r = self.r
         if n in r.var_defs:
             self._read("var:" + n)
-            return (lambda st, env: st.vars[n]), r.var_types.get(n, ANY)
+            return f"st.vars[{n!r}]", r.var_types.get(n, ANY)
         sym = r.symbols.get(n)
         if sym is not None:
             typ, value = sym
             if typ == "family":
                 self.error(src, node, "E402", f"'{n}' is a family and needs a key, as in {n}[key]",
                            f"write {n}[me] or {n}[<key>]")
-                return (lambda st, env: None), ANY
+                return "None", ANY
             if typ == "zone":
                 self._read("zone:" + r.zones[value].family)
-            return (lambda st, env: value), typ
+            return self.const(value), typ
         if n in r.functions:
             if not r.functions[n][0]:  # a function without parameters reads like a name
                 return self.inline(node, n, [], {}, scope, src)
             self.error(src, node, "E404", f"function '{n}' needs arguments", f"write {n}(...)")
-            return (lambda st, env: None), ANY
+            return "None", ANY
         hint = did_you_mean(n, self._visible_names(scope))
         self.error(src, node, "E301", f"unknown name '{n}'", hint)
-        return (lambda st, env: None), ANY
+        return "None", ANY
 
     # ------------------------------------------------------------ expressions
-    def as_list(self, f, typ):
-        if typ == "zone":
-            zones = self.r.zones
+    def to_list(self, code, typ):
+        """Code giving a list: a zone's items (tableau holes skipped), or the value itself."""
+        return (f"_items(st, {code})", "list") if typ == "zone" else (code, typ)
 
-            def items(st, env):
-                z = f(st, env)
-                if z is None:
-                    return []
-                lst = st.zones[z]
-                return [i for i in lst if i is not None] if zones[z].tableau else lst
-            return items
+    def as_list(self, f, typ):
+        """The closure version of to_list, for statements."""
+        if typ == "zone":
+            items = self.ns["_items"]
+            return lambda st, env: items(st, f(st, env))
         return f
 
+    def function(self, code: str, args: str = "st, env"):
+        """Compile a code string into a Python function of (st, env)."""
+        name = f"_e{next(_counter)}"
+        src = f"def {name}({args}):\n    return {code}\n"
+        try:
+            exec(compile(src, f"<effect {name}>", "exec"), self.ns)
+        except SyntaxError as exc:  # a compiler defect, never a user error
+            raise RuntimeError(f"generated code does not compile: {exc}: {src}") from None
+        return self.ns[name]
+
     def expr(self, node: Node, scope: dict, src: Src):
-        k = node.kind
-        m = getattr(self, "x_" + k, None)
+        """Check and compile an expression into ``f(st, env)``."""
+        code, typ = self.code(node, scope, src)
+        return self.function(code), typ
+
+    def code(self, node: Node, scope: dict, src: Src):
+        m = getattr(self, "x_" + node.kind, None)
         if m is None:
-            self.error(src, node, "E404", f"{k} is not an expression")
-            return (lambda st, env: None), ANY
+            self.error(src, node, "E404", f"{node.kind} is not an expression")
+            return "None", ANY
         return m(node, scope, src)
 
     def x_const(self, node, scope, src):
         v = node.a[0]
         typ = "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "none" if v is None else "str"
-        return (lambda st, env: v), typ
+        return repr(v), typ
 
     def x_name(self, node, scope, src):
         return self.name(node, scope, src)
 
     def x_list(self, node, scope, src):
-        fs = [self.expr(e, scope, src)[0] for e in node.a[0]]
-        return (lambda st, env: [f(st, env) for f in fs]), "list"
+        return "[" + ", ".join(self.code(e, scope, src)[0] for e in node.a[0]) + "]", "list"
 
     def x_comp(self, node, scope, src):
         elem, var, it, cond = node.a
-        itf, ityp = self.expr(it, scope, src)
-        itf = self.as_list(itf, ityp)
-        key = f"{var}#{next(_counter)}"
+        itc, ityp = self.to_list(*self.code(it, scope, src))
+        pv = f"v_{var}_{next(_counter)}"
         inner = dict(scope)
-        inner[var] = ("local", key, ANY)
-        ef, _ = self.expr(elem, inner, src)
-        cf = self.expr(cond, inner, src)[0] if cond is not None else None
-        if cf is None:
-            def comp(st, env):
-                out = []
-                for x in itf(st, env):
-                    env[key] = x
-                    out.append(ef(st, env))
-                env.pop(key, None)
-                return out
-        else:
-            def comp(st, env):
-                out = []
-                for x in itf(st, env):
-                    env[key] = x
-                    if cf(st, env):
-                        out.append(ef(st, env))
-                env.pop(key, None)
-                return out
-        return comp, "list"
+        inner[var] = ("code", pv, ANY)
+        ec, _ = self.code(elem, inner, src)
+        cc = f" if {self.code(cond, inner, src)[0]}" if cond is not None else ""
+        return f"[{ec} for {pv} in {itc}{cc}]", "list"
 
     def x_attr(self, node, scope, src):
         base, prop = node.a
-        bf, _ = self.expr(base, scope, src)
+        bc, _ = self.code(base, scope, src)
         if prop not in self.r.prop_names:
             self.error(src, node, "E303", f"unknown property '{prop}'",
                        did_you_mean(prop, self.r.prop_names) or "properties are declared in item_types")
-        props = self.r.props
-
-        def attr(st, env):
-            p = props.get(bf(st, env))
-            return p.get(prop) if p else None
-        return attr, self.r.prop_types.get(prop, ANY)
+        return f"(_P.get({bc}) or _E).get({prop!r})", self.r.prop_types.get(prop, ANY)
 
     def x_index(self, node, scope, src):
         base, idx = node.a
         r = self.r
-        kf, _ = self.expr(idx, scope, src)
+        kc, _ = self.code(idx, scope, src)
         if base.kind == "name" and base.a[0] not in scope:
             n = base.a[0]
             sym = r.symbols.get(n)
-            if sym is not None and sym[0] == "family":
+            if sym is not None and sym[0] in ("family", "track"):
                 fam = sym[1]
                 if fam in r.zone_families:
                     self._read("zone:" + fam)
                     self._check_key(fam, idx, r.zone_families[fam], src)
-                    return (lambda st, env: f"{fam}.{kf(st, env)}"), "zone"
+                    return f"({fam + '.'!r} + str({kc}))", "zone"
                 if fam in r.var_families:
                     self._read("var:" + fam)
                     self._check_key(fam, idx, r.var_families[fam], src)
-                    return (lambda st, env: st.vars[f"{fam}.{kf(st, env)}"]), r.var_types.get(fam, ANY)
-        bf, btyp = self.expr(base, scope, src)
-        bf = self.as_list(bf, btyp)
-
-        def index(st, env):
-            b = bf(st, env)
-            k = kf(st, env)
-            if isinstance(b, dict):
-                return b.get(k, 0)
-            if isinstance(b, list) and isinstance(k, int) and -len(b) <= k < len(b):
-                return b[k]
-            return None
-        return index, ANY
+                    return f"st.vars[{fam + '.'!r} + str({kc})]", r.var_types.get(fam, ANY)
+        bc, btyp = self.to_list(*self.code(base, scope, src))
+        return f"_index({bc}, {kc})", ANY
 
     def _check_key(self, fam, idx, keys, src):
         if idx.kind == "name" and idx.a[0] in self.r.symbols:
@@ -247,93 +244,71 @@ class Compiler:
             self.error(src, idx, "E306", f"{idx.a[0]!r} is not a key of '{fam}'",
                        f"keys: {', '.join(map(str, keys))}")
 
+    _PYOP = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}
+
     def x_arith(self, node, scope, src):
         operands, ops = node.a
-        parts = [self.expr(o, scope, src) for o in operands]
-        f, typ = parts[0]
-        for op, (g, gt) in zip(ops, parts[1:]):
-            if typ == "zone":
-                f, typ = self.as_list(f, typ), "list"
-            if gt == "zone":
-                g, gt = self.as_list(g, gt), "list"
-            for t, o in ((typ, operands[0]), (gt, node)):
-                if t in ("bool", "str", "player", "region", "item", "kind", "track", "zone") or t.startswith("enum:"):
-                    if not (op in "+*" and t == "list"):
-                        self.error(src, o, "E402", f"'{op}' needs numbers (or lists for + and *), got {t}")
-            f = self._arith(op, f, g)
+        parts = [self.code(o, scope, src) for o in operands]
+        code, typ = self.to_list(*parts[0])
+        for op, part, o in zip(ops, parts[1:], operands[1:]):
+            g, gt = self.to_list(*part)
+            for t, on in ((typ, operands[0]), (gt, o)):
+                if t in ("bool", "str", "player", "region", "item", "kind", "track") or t.startswith("enum:"):
+                    self.error(src, on, "E402", f"'{op}' needs numbers (or lists for + and *), got {t}")
+                elif t == "list" and op not in "+*":
+                    self.error(src, on, "E402", f"'{op}' needs numbers, got a list")
+            code = f"({code} {self._PYOP[op]} {g})"
             typ = "list" if "list" in (typ, gt) else "int"
-        return f, typ
+        return code, typ
 
-    @staticmethod
-    def _arith(op, f, g):
-        if op == "+":
-            return lambda st, env: f(st, env) + g(st, env)
-        if op == "-":
-            return lambda st, env: f(st, env) - g(st, env)
-        if op == "*":
-            return lambda st, env: f(st, env) * g(st, env)
-        if op == "/":
-            return lambda st, env: f(st, env) // g(st, env)
-        return lambda st, env: f(st, env) % g(st, env)
+    _PYCMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
     def x_cmp(self, node, scope, src):
         op, a, b = node.a
-        af, at = self.expr(a, scope, src)
-        bf, bt = self.expr(b, scope, src)
+        ac, at = self.code(a, scope, src)
+        bc, bt = self.code(b, scope, src)
         if op in ("in", "not in"):
             if bt == "zone":
-                def inz(st, env):
-                    return st.where.get(af(st, env)) == bf(st, env)
-                return (inz if op == "in" else (lambda st, env: not inz(st, env))), "bool"
-            if op == "in":
-                return (lambda st, env: af(st, env) in (bf(st, env) or ())), "bool"
-            return (lambda st, env: af(st, env) not in (bf(st, env) or ())), "bool"
+                test = f"(st.where.get({ac}) == {bc})"
+                return (test if op == "in" else f"(not {test})"), "bool"
+            return f"({ac} {op} ({bc} or ()))", "bool"
         known = ("int", "str", "player", "region", "item", "zone", "kind", "track")
         if at in known and bt in known and at != bt and not (at == "str" or bt == "str"):
             self.error(src, node, "E402", f"comparing {at} with {bt} is always false")
-        if op == "==":
-            return (lambda st, env: af(st, env) == bf(st, env)), "bool"
-        if op == "!=":
-            return (lambda st, env: af(st, env) != bf(st, env)), "bool"
-        for t, o in ((at, a), (bt, b)):
-            if t not in ("int", ANY, "none"):
-                self.error(src, o, "E402", f"'{op}' needs numbers, got {t}")
-        if op == "<":
-            return (lambda st, env: af(st, env) < bf(st, env)), "bool"
-        if op == "<=":
-            return (lambda st, env: af(st, env) <= bf(st, env)), "bool"
-        if op == ">":
-            return (lambda st, env: af(st, env) > bf(st, env)), "bool"
-        return (lambda st, env: af(st, env) >= bf(st, env)), "bool"
+        if op not in ("==", "!="):
+            for t, o in ((at, a), (bt, b)):
+                if t not in ("int", ANY, "none"):
+                    self.error(src, o, "E402", f"'{op}' needs numbers, got {t}")
+        return f"({ac} {self._PYCMP[op]} {bc})", "bool"
 
     def x_and(self, node, scope, src):
-        fs = [self.expr(e, scope, src)[0] for e in node.a[0]]
-        if len(fs) == 2:
-            a, b = fs
-            return (lambda st, env: a(st, env) and b(st, env)), "bool"
-        return (lambda st, env: all(f(st, env) for f in fs)), "bool"
+        return "(" + " and ".join(self.code(e, scope, src)[0] for e in node.a[0]) + ")", "bool"
 
     def x_or(self, node, scope, src):
-        fs = [self.expr(e, scope, src)[0] for e in node.a[0]]
-        if len(fs) == 2:
-            a, b = fs
-            return (lambda st, env: a(st, env) or b(st, env)), "bool"
-        return (lambda st, env: any(f(st, env) for f in fs)), "bool"
+        return "(" + " or ".join(self.code(e, scope, src)[0] for e in node.a[0]) + ")", "bool"
 
     def x_not(self, node, scope, src):
-        f, _ = self.expr(node.a[0], scope, src)
-        return (lambda st, env: not f(st, env)), "bool"
+        return f"(not {self.code(node.a[0], scope, src)[0]})", "bool"
 
     def x_neg(self, node, scope, src):
-        f, t = self.expr(node.a[0], scope, src)
+        c, t = self.code(node.a[0], scope, src)
         if t not in ("int", ANY):
             self.error(src, node, "E402", f"'-' needs a number, got {t}")
-        return (lambda st, env: -f(st, env)), "int"
+        return f"(-{c})", "int"
 
     def x_cond(self, node, scope, src):
-        c, a, b = (self.expr(x, scope, src) for x in node.a)
-        cf, (af, at), (bf, bt) = c[0], a, b
-        return (lambda st, env: af(st, env) if cf(st, env) else bf(st, env)), (at if at == bt else ANY)
+        (cc, _), (ac, at), (bc, bt) = (self.code(x, scope, src) for x in node.a)
+        return f"({ac} if {cc} else {bc})", (at if at == bt else ANY)
+
+    # Primitives whose call is written straight into the generated code (same meaning as
+    # their registry implementation, without a Python call).
+    _INLINE = {
+        "count": "len({0})",
+        "sum": "sum({0})",
+        "any": "any({0})",
+        "all": "all({0})",
+        "pieces": "st.pieces.get(({0}, {1}, {2}), 0)",
+    }
 
     def x_fcall(self, node, scope, src):
         name, pos, kw = node.a
@@ -349,28 +324,18 @@ class Compiler:
                 cands = [p for p, v in registry.REGISTRY.items() if v.kind == "fn"] + list(r.functions)
                 self.error(src, node, "E302", f"unknown function '{name}'",
                            did_you_mean(name, cands) or "see `lotr-rules schema dsl` for the primitives")
-            return (lambda st, env: None), ANY
-        fs = self.args(node, prim, pos, kw, scope, src)
+            return "None", ANY
+        args = self.args(node, prim, pos, kw, scope, src)
         self._note_reads(prim, pos, scope)
         if name == "mod" and len(pos) == 2 and pos[1].kind == "const" and pos[1].a[0] not in r.grant_names:
             self.error(src, pos[1], "E306", f"no item grants a modifier named {pos[1].a[0]!r}",
                        did_you_mean(pos[1].a[0], r.grant_names) or "modifiers come from items' grants:")
-        impl = prim.impl
-        n = len(fs)
-        if n == 0:
-            f = lambda st, env: impl(st)  # noqa: E731
-        elif n == 1:
-            a0 = fs[0]
-            f = lambda st, env: impl(st, a0(st, env))  # noqa: E731
-        elif n == 2:
-            a0, a1 = fs
-            f = lambda st, env: impl(st, a0(st, env), a1(st, env))  # noqa: E731
-        elif n == 3:
-            a0, a1, a2 = fs
-            f = lambda st, env: impl(st, a0(st, env), a1(st, env), a2(st, env))  # noqa: E731
-        else:
-            f = lambda st, env: impl(st, *[a(st, env) for a in fs])  # noqa: E731
-        return f, prim.returns
+        if name in self._INLINE and len(args) == len(prim.params):
+            return self._INLINE[name].format(*args), prim.returns
+        impl = self.ns.get(f"_p_{name}")
+        if impl is None:
+            self.ns[f"_p_{name}"] = prim.impl
+        return f"_p_{name}(st{''.join(', ' + a for a in args)})", prim.returns
 
     def _note_reads(self, prim, pos, scope):
         if not self.reads:
@@ -395,7 +360,7 @@ class Compiler:
             self._read("*")
 
     def args(self, node, prim, pos, kw, scope, src):
-        """Check arguments against a primitive's signature; return closures in order."""
+        """Check arguments against a primitive's signature; return their code, in order."""
         params = prim.params
         variadic = params and params[-1][4]
         fixed = params[:-1] if variadic else params
@@ -418,90 +383,94 @@ class Compiler:
             elif pname in kw:
                 a = kw[pname]
             elif has_default:
-                out.append(lambda st, env, d=default: d)
+                out.append(repr(default))
                 continue
             else:
-                out.append(lambda st, env: None)
+                out.append("None")
                 continue
-            f, t = self.expr(a, scope, src)
+            c, t = self.code(a, scope, src)
             if not _compatible(ptyp, t):
                 self.error(src, a, "E402", f"argument '{pname}' of '{prim.name}' must be {ptyp}, got {t}")
             if ptyp == "list":
-                f = self.as_list(f, t)
-            out.append(f)
+                c, _ = self.to_list(c, t)
+            out.append(c)
         if variadic:
             ptyp = params[-1][1]
             for a in pos[len(fixed):]:
-                f, t = self.expr(a, scope, src)
+                c, t = self.code(a, scope, src)
                 if not _compatible(ptyp, t):
                     self.error(src, a, "E402", f"extra arguments of '{prim.name}' must be {ptyp}, got {t}")
-                out.append(f)
+                out.append(c)
         return out
 
     def inline(self, node, name, pos, kw, scope, src):
+        """A call of a game function: check the arguments, then call its generated function."""
         r = self.r
-        params, body_node, fsrc = r.functions[name]
-        if name in self._inlining:
-            self.error(src, node, "E403", f"function '{name}' calls itself",
-                       "functions are expanded in place and cannot recurse")
-            return (lambda st, env: None), ANY
+        params = r.functions[name][0]
         if len(pos) + len(kw) != len(params) or any(k not in params for k in kw):
             self.error(src, node, "E401", f"'{name}' takes {len(params)} argument(s), got {len(pos) + len(kw)}",
                        f"{name}({', '.join(params)})")
-            return (lambda st, env: None), ANY
-        inner = {"me": scope.get("me", ("local", "me", "player"))}
-        for i, p in enumerate(params):
-            a = pos[i] if i < len(pos) else kw[p]
-            inner[p] = ("inline",) + self.expr(a, scope, src)
+            return "None", ANY
+        fn = self.game_function(node, name, src)
+        if fn is None:
+            return "None", ANY
+        fname, typ, reads = fn
+        for chan in reads:  # the caller reads what the function reads
+            self._read(chan)
+        me = scope.get("me", ("local", "me", "player"))
+        mec = f"env.get({me[1]!r})" if me[0] == "local" else me[1]
+        args = [self.code(pos[i] if i < len(pos) else kw[p], scope, src)[0] for i, p in enumerate(params)]
+        return f"{fname}(st, {mec}{''.join(', ' + a for a in args)})", typ
+
+    def game_function(self, node, name, src):
+        """Generate (once) the Python function of a game function.
+
+        Its value is memoised in ``state._memo`` under (name, me, args) together with the
+        channels it reads; the interpreter drops the entry when a step writes one of them
+        (``engine.vm.forget``). A function that draws on chance is never memoised."""
+        done = self._functions.get(name)
+        if done is not None:
+            return done
+        params, body_node, fsrc = self.r.functions[name]
+        if name in self._inlining:
+            self.error(src, node, "E403", f"function '{name}' calls itself",
+                       "a function's value cannot depend on itself; use a procedure with a loop")
+            return None
         if body_node is None:
-            return (lambda st, env: None), ANY
+            return None
+        inner = {"me": ("code", "me", "player")}
+        for p in params:
+            inner[p] = ("code", f"a_{p}", ANY)
         self._inlining.append(name)
         reads = set()
         self.reads.append(reads)
         try:
-            body, typ = self.expr(body_node, inner, fsrc)
+            body, typ = self.code(body_node, inner, fsrc)
         finally:
             self._inlining.pop()
             self.reads.pop()
-        for chan in reads:  # the caller reads what the function reads
-            self._read(chan)
-        if "!" in reads:  # draws on chance: never memoised
-            return body, typ
-        mask = self.r.mask_of(reads)
-        # A game function's value is memoised in state._memo with the channels it reads;
-        # the interpreter drops an entry as soon as a step writes one of those channels.
-        argfs = tuple(inner[p][1] for p in params)
-        fid = name
-        if not argfs:
-            def call(st, env):
-                key = (fid, env.get("me"))
-                hit = st._memo.get(key)
-                if hit is None:
-                    hit = st._memo[key] = (body(st, env), mask)
-                return hit[0]
-        elif len(argfs) == 1:
-            a0 = argfs[0]
-
-            def call(st, env):
-                key = (fid, env.get("me"), a0(st, env))
-                try:
-                    hit = st._memo.get(key)
-                except TypeError:  # an unhashable argument (a list): no memo
-                    return body(st, env)
-                if hit is None:
-                    hit = st._memo[key] = (body(st, env), mask)
-                return hit[0]
+        fname = f"_fn_{name}"
+        argl = "".join(f", a_{p}" for p in params)
+        if "!" in reads:
+            code = f"def {fname}(st, me{argl}):\n    return {body}\n"
         else:
-            def call(st, env):
-                key = (fid, env.get("me"), *[a(st, env) for a in argfs])
-                try:
-                    hit = st._memo.get(key)
-                except TypeError:  # an unhashable argument (a list): no memo
-                    return body(st, env)
-                if hit is None:
-                    hit = st._memo[key] = (body(st, env), mask)
-                return hit[0]
-        return call, typ
+            mask = self.r.mask_of(reads)
+            keyt = f"({name!r}, me{argl},)"
+            code = (f"def {fname}(st, me{argl}):\n"
+                    f"    key = {keyt}\n"
+                    f"    try:\n"
+                    f"        hit = st._memo.get(key)\n"
+                    f"    except TypeError:\n"
+                    f"        return {body}\n"
+                    f"    if hit is None:\n"
+                    f"        hit = st._memo[key] = ({body}, {mask})\n"
+                    f"    return hit[0]\n")
+        try:
+            exec(compile(code, f"<function {name}>", "exec"), self.ns)
+        except SyntaxError as exc:
+            raise RuntimeError(f"generated code does not compile: {exc}: {code}") from None
+        done = self._functions[name] = (fname, typ, frozenset(reads))
+        return done
 
     # ------------------------------------------------------------ statements
     def block(self, node: Node, scope: dict, src: Src) -> int:
@@ -596,26 +565,15 @@ class Compiler:
                 self.error(src, node, "E302", f"unknown statement or procedure '{name}'",
                            did_you_mean(name, cands) or "see `lotr-rules schema dsl`")
             return _skip
-        fs = self.args(node, prim, pos, kw, scope, src)
-        impl = prim.impl
-        if getattr(impl, "wants_env", False):
-            def call(st, fr):
-                fr[1] += 1
-                env = fr[2]
-                impl(st, env, *[a(st, env) for a in fs])
-            return call
-        if len(fs) == 1:
-            a0 = fs[0]
-
-            def call(st, fr):
-                fr[1] += 1
-                impl(st, a0(st, fr[2]))
-            return call
+        codes = self.args(node, prim, pos, kw, scope, src)
+        pname = f"_p_{name}"
+        self.ns.setdefault(pname, prim.impl)
+        envarg = "env, " if getattr(prim.impl, "wants_env", False) else ""
+        run = self.function(f"{pname}(st, {envarg}{', '.join(codes)})")
 
         def call(st, fr):
             fr[1] += 1
-            env = fr[2]
-            impl(st, *[a(st, env) for a in fs])
+            run(st, fr[2])
         return call
 
     def call_procedure(self, node, name, pos, kw, scope, src):
@@ -853,3 +811,19 @@ class Compiler:
 
 def _skip(st, fr):
     fr[1] += 1
+
+
+def _items(st, z):
+    """A zone's items as a list (empty tableau slots skipped)."""
+    if z is None:
+        return []
+    lst = st.zones[z]
+    return [i for i in lst if i is not None] if st.rules.zones[z].tableau else lst
+
+
+def _index(b, k):
+    if isinstance(b, dict):
+        return b.get(k, 0)
+    if isinstance(b, list) and isinstance(k, int) and -len(b) <= k < len(b):
+        return b[k]
+    return None

@@ -132,19 +132,10 @@ class Builder:
             self.r.events[name] = dict(args or {})
 
     def _functions_check(self):
-        """Check every function body once on its own (calls inline it again; duplicate
-        diagnostics are merged), so a function nobody calls is still checked."""
+        """Compile every function once, so a function nobody calls is still checked."""
         for name, (params, node, src) in self.r.functions.items():
-            if node is None:
-                continue
-            scope = {"me": ("local", "me", "player")}
-            for p in params:
-                scope[p] = ("local", p, ANY)
-            self.c._inlining.append(name)
-            try:
-                self.c.expr(node, scope, src)
-            finally:
-                self.c._inlining.pop()
+            if node is not None:
+                self.c.game_function(None, name, src)
 
     def _flow_display_agent(self, g, gs):
         r = self.r
