@@ -25,6 +25,7 @@ from .parser import DSLSyntaxError, Node, parse, parse_expr
 
 ANY = "any"
 _counter = itertools.count()
+_MISSING = object()
 
 
 def _compatible(want: str, got: str) -> bool:
@@ -55,7 +56,7 @@ class Compiler:
         self._consts: dict = {}
         self._functions: dict = {}  # game function name -> (python name, type, reads)
         # the namespace of generated code: helpers and constants
-        self.ns = {"_P": rules.props, "_E": {}, "_items": _items, "_index": _index}
+        self.ns = {"_P": rules.props, "_E": {}, "_items": _items, "_index": _index, "_MISS": _MISSING}
         self.reads: list[set] = []  # open collectors of the channels an expression reads
         self._inlining: list[str] = []
 
@@ -456,15 +457,19 @@ class Compiler:
         else:
             mask = self.r.mask_of(reads)
             keyt = f"({name!r}, me{argl},)"
+            # memo: {read mask: {key: value}}, so a write drops whole groups at once
             code = (f"def {fname}(st, me{argl}):\n"
                     f"    key = {keyt}\n"
+                    f"    grp = st._memo.get({mask})\n"
+                    f"    if grp is None:\n"
+                    f"        grp = st._memo[{mask}] = {{}}\n"
                     f"    try:\n"
-                    f"        hit = st._memo.get(key)\n"
+                    f"        v = grp.get(key, _MISS)\n"
                     f"    except TypeError:\n"
                     f"        return {body}\n"
-                    f"    if hit is None:\n"
-                    f"        hit = st._memo[key] = ({body}, {mask})\n"
-                    f"    return hit[0]\n")
+                    f"    if v is _MISS:\n"
+                    f"        v = grp[key] = {body}\n"
+                    f"    return v\n")
         try:
             exec(compile(code, f"<function {name}>", "exec"), self.ns)
         except SyntaxError as exc:

@@ -13,6 +13,7 @@ import hashlib
 import json
 
 from ..errors import IllegalAction, RuleError, SaveError
+from ..model.rules import fmt_value as _fmt
 from ..model.state import State
 from . import vm
 
@@ -42,16 +43,6 @@ class Action:
 
     def __hash__(self):
         return hash(self.id)
-
-
-def _fmt(v):
-    if v is None:
-        return "none"
-    if v is True:
-        return "yes"
-    if v is False:
-        return "no"
-    return str(v)
 
 
 class GameState(State):
@@ -117,7 +108,7 @@ class GameState(State):
         def rec(i):
             if i == n:
                 if m.cond is None or m.cond(self, env):
-                    aid = m.id_fmt.format(**{k: _fmt(v) for k, v in env.items()})
+                    aid = m.make_id(env)
                     out[aid] = Action(aid, None, player, (m.name, dict(env)), rules)
                 return
             name, dom = params[i]

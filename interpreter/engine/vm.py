@@ -46,9 +46,8 @@ def forget(st, written: int) -> None:
     """Drop memoised function values that read a channel just written."""
     memo = st._memo
     if memo:
-        stale = [k for k, v in memo.items() if v[1] & written]
-        for k in stale:
-            del memo[k]
+        for mask in [m for m in memo if m & written]:
+            del memo[mask]
 
 
 def _bindings(st, params, env, i=0):
@@ -67,20 +66,36 @@ def check_triggers(st) -> None:
     if st.over:
         return
     for t in st.rules.triggers:
-        if not (t.mask & d):
+        if t.mask & d:
+            _check(st, t)
+            if st.over:
+                return
+
+
+def _check(st, t) -> None:
+    keys = t.keys
+    if len(t.params) == 1:  # the common case: one parameter, no generator
+        name, dom = t.params[0]
+        envs = [{"me": v} if name == "me" else {"me": None, name: v} for v in dom(st, {"me": None})]
+        values = [(e[name],) for e in envs]
+    else:
+        envs = list(_bindings(st, t.params, {"me": None}))
+        values = [tuple(e[p] for p, _ in t.params) for e in envs]
+    vars_ = st.vars
+    for env, vals in zip(envs, values):
+        key = keys.get(vals)
+        if key is None:
+            key = keys[vals] = "@" + t.id + "".join(f":{v}" for v in vals)
+        fired = vars_.get(key)
+        if t.once and fired:
             continue
-        for env in _bindings(st, t.params, {"me": None}):
-            key = "@" + t.id + "".join(f":{env[p]}" for p, _ in t.params)
-            fired = st.vars.get(key)
-            if t.once and fired:
+        if t.cond(st, env):
+            if fired:
                 continue
-            if t.cond(st, env):
-                if fired and not t.once:
-                    continue
-                st.vars[key] = True
-                st.stack.append([t.block, 0, env, None])
-            elif not t.once and fired:
-                st.vars[key] = False
+            vars_[key] = True
+            st.stack.append([t.block, 0, env, None])
+        elif fired:  # an edge trigger re-arms when its condition turns false
+            vars_[key] = False
 
 
 def emit(st, name: str, args: dict, me=None) -> None:

@@ -34,6 +34,17 @@ class TrackDef:
     bit: int = 0
 
 
+def fmt_value(v) -> str:
+    """How a value appears in an action id."""
+    if v is None:
+        return "none"
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    return str(v)
+
+
 @dataclass
 class MoveDef:
     name: str
@@ -42,6 +53,23 @@ class MoveDef:
     block: int
     id_fmt: str
     label_fmt: str
+
+    def __post_init__(self):
+        import re
+
+        parts = re.split(r"{([^}]*)}", self.id_fmt)
+        consts, names = parts[0::2], parts[1::2]
+        if len(names) == 1:
+            pre, post, n = consts[0], consts[1], names[0]
+            self.make_id = lambda env: pre + fmt_value(env[n]) + post
+        else:
+            def make_id(env):
+                out = [consts[0]]
+                for n, c in zip(names, consts[1:]):
+                    out.append(fmt_value(env[n]))
+                    out.append(c)
+                return "".join(out)
+            self.make_id = make_id
 
 
 @dataclass
@@ -52,6 +80,7 @@ class Trigger:
     block: int
     once: bool
     mask: int
+    keys: dict = field(default_factory=dict)  # parameter values -> once-key (a cache of strings)
 
 
 class Rules:

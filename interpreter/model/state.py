@@ -47,7 +47,7 @@ class State:
         self.dirty = False
         self.steps = 0
         self._legal = None
-        self._memo = {}  # derived values: (function, args) -> (value, read mask); see vm.run
+        self._memo = {}  # derived values: {read mask: {(function, me, args): value}}; see vm.forget
 
     # ---- copying ----------------------------------------------------------
     def clone(self) -> "State":
@@ -77,7 +77,7 @@ class State:
         new.dirty = False
         new.steps = 0
         new._legal = self._legal
-        new._memo = self._memo.copy()
+        new._memo = {m: g.copy() for m, g in self._memo.items()}
         return new
 
     # ---- JSON -------------------------------------------------------------
