@@ -285,10 +285,16 @@ class _ToAST(Transformer):
 
 _to_ast = _ToAST()
 
-_EXPECT_NAMES = {
-    "RBRACE": "'}'", "LBRACE": "'{'", "RPAR": "')'", "LPAR": "'('", "RBRACK": "']'",
-    "NAME": "a name", "NUMBER": "a number", "ASSIGN": "'='", "IN": "'in'", "COMMA": "','",
-}
+_EXPECT_NAMES = {"NAME": "a name", "NUMBER": "a number", "STRING": "a string"}
+
+
+def _expect_name(term: str) -> str:
+    if term in _EXPECT_NAMES:
+        return _EXPECT_NAMES[term]
+    for t in get_parser().terminals:  # keywords and punctuation: show the literal text
+        if t.name == term and t.pattern.type == "str":
+            return repr(t.pattern.value)
+    return term.lower()
 
 
 def parse(text: str, start: str = "start") -> Node:
@@ -306,7 +312,7 @@ def parse(text: str, start: str = "start") -> Node:
             raise DSLSyntaxError("unexpected end of effect text", len(lines), len(lines[-1]) + 1,
                                  "a block or bracket is not closed") from None
         if isinstance(exc, UnexpectedToken):
-            expected = sorted(_EXPECT_NAMES.get(e, e.lower()) for e in exc.expected)[:6]
+            expected = sorted(_expect_name(e) for e in exc.expected)[:8]
             got = exc.token.value if exc.token.type != "$END" else "end of text"
             raise DSLSyntaxError(f"unexpected {got!r}", line, col,
                                  "expected " + ", ".join(expected) if expected else "") from None
