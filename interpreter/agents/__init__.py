@@ -2,7 +2,8 @@
 
     random  uniform over the legal actions
     greedy  one decision ahead: applies each action to a clone and scores the result with
-            the game's ``agent.evaluate`` expression (falls back to random without one).
+            the game's ``agent.evaluate`` expression (falls back to random without one);
+            its own further choices inside the same effect are looked through (depth 4).
             It looks at a clone of the true state, so it is not a fair hidden-information
             player; it is a cheap, stronger baseline for simulations.
 """
@@ -24,8 +25,26 @@ class RandomAgent:
 class GreedyAgent:
     name = "greedy"
 
-    def __init__(self, seed=0):
+    def __init__(self, seed=0, depth=4):
         self.rng = random.Random(seed)
+        self.depth = depth
+
+    def _value(self, s, me, ev, depth):
+        if s.over:
+            if me in s.winners:
+                return 10_000 if len(s.winners) == 1 else 0
+            return -10_000
+        # still my decision inside the same effect (e.g. where to put the Units just bought):
+        # look through it, so a move is judged by its completed effect
+        if depth and s.current_player == me and s.pending["type"] != "ask":
+            best = None
+            for a in s.legal_actions():
+                c = s.clone()
+                c.apply(a)
+                v = self._value(c, me, ev, depth - 1)
+                best = v if best is None or v > best else best
+            return best
+        return ev(s, {"me": me})
 
     def act(self, state):
         actions = state.legal_actions()
@@ -37,10 +56,7 @@ class GreedyAgent:
         for a in actions:
             s = state.clone()
             s.apply(a)
-            if s.over:
-                score = 10_000 if me in s.winners and len(s.winners) == 1 else (0 if me in s.winners else -10_000)
-            else:
-                score = ev(s, {"me": me})
+            score = self._value(s, me, ev, self.depth)
             if best_score is None or score > best_score:
                 best, best_score = [a], score
             elif score == best_score:

@@ -1,0 +1,117 @@
+"""The command line: validate, play (no terminal), simulate, replay, test, schema, cards."""
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(argv, capsys):
+    code = main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_validate_all_games_ok(capsys):
+    code, out, err = run(["validate", str(ROOT / "games")], capsys)
+    assert code == 0, out + err
+    assert "duel: ok" in err
+
+
+def test_validate_reports_a_broken_region_at_its_line(tmp_path, capsys):
+    game = tmp_path / "duel"
+    shutil.copytree(ROOT / "games" / "duel", game)
+    cards = game / "cards" / "chapter1.yaml"
+    text = cards.read_text()
+    assert "muster(1, gondor, rohan)" in text
+    cards.write_text(text.replace("muster(1, gondor, rohan)", "muster(1, gondr, rohan)"))
+    line = next(i for i, l in enumerate(cards.read_text().splitlines(), 1) if "gondr" in l)
+    col = cards.read_text().splitlines()[line - 1].index("gondr") + 1
+    code, out, err = run(["validate", str(game)], capsys)
+    assert code == 1
+    assert f"chapter1.yaml:{line}:{col}: error[E301]: unknown name 'gondr'" in out
+    assert "did you mean 'gondor'?" in out
+    assert "Traceback" not in out + err
+
+
+def test_play_without_a_terminal_lets_the_computer_play_both_sides(tmp_path):
+    log = tmp_path / "game.json"
+    proc = subprocess.run([sys.executable, "-m", "interpreter", "play", "duel", "--seed", "5",
+                           "--save-log", str(log)], input="", capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "winners:" in proc.stdout
+    rec = json.loads(log.read_text())
+    assert rec["game"] == "duel" and rec["seed"] == 5 and rec["actions"]
+
+
+def test_replay_matches_and_detects_tampering(tmp_path, capsys):
+    log = tmp_path / "game.json"
+    assert main(["play", "duel", "--seed", "8", "--agents", "greedy,random", "--save-log", str(log)]) == 0
+    capsys.readouterr()
+    code, out, err = run(["replay", str(log)], capsys)
+    assert code == 0 and "matches the log" in out
+    rec = json.loads(log.read_text())
+    rec["winners"] = ["nobody"]
+    log.write_text(json.dumps(rec))
+    code, out, err = run(["replay", str(log)], capsys)
+    assert code == 1 and "winners differs" in err
+    rec["actions"][3] = "take:nothing:play"
+    log.write_text(json.dumps(rec))
+    code, out, err = run(["replay", str(log)], capsys)
+    assert code == 1 and "illegal on replay" in err
+    log.write_text("{broken")
+    code, out, err = run(["replay", str(log)], capsys)
+    assert code == 1 and "not a game log" in err
+
+
+def test_simulate_json(capsys):
+    code, out, err = run(["simulate", "duel", "--games", "20", "--seed", "3", "--json"], capsys)
+    assert code == 0
+    res = json.loads(out)
+    assert res["games"] == 20
+    assert sum(res["wins"].values()) == 20
+    assert sum(res["victory_types"].values()) == 20
+    assert res["length"]["min"] <= res["length"]["mean"] <= res["length"]["max"]
+    # the same seeds give the same results
+    code, out2, _ = run(["simulate", "duel", "--games", "20", "--seed", "3", "--json"], capsys)
+    again = json.loads(out2)
+    assert again["wins"] == res["wins"] and again["length"] == res["length"]
+
+
+def test_simulate_with_workers_agrees_with_one_worker(capsys):
+    _, out1, _ = run(["simulate", "duel", "--games", "12", "--seed", "7", "--json"], capsys)
+    _, out2, _ = run(["simulate", "duel", "--games", "12", "--seed", "7", "--json", "--workers", "2"], capsys)
+    a, b = json.loads(out1), json.loads(out2)
+    assert a["wins"] == b["wins"] and a["victory_types"] == b["victory_types"]
+
+
+def test_test_command_runs_scenarios(capsys):
+    code, out, err = run(["test", "duel"], capsys)
+    assert code == 0
+    assert " passed, 0 failed" in out
+
+
+@pytest.mark.parametrize("kind", ["game", "board", "cards"])
+def test_schema_prints_json(kind, capsys):
+    code, out, _ = run(["schema", kind], capsys)
+    assert code == 0
+    assert json.loads(out)["$schema"].startswith("http://json-schema.org/draft-07")
+
+
+def test_schema_dsl_lists_primitives(capsys):
+    code, out, _ = run(["schema", "dsl"], capsys)
+    assert code == 0 and "shortfall(" in out and "advance(" in out
+
+
+def test_cards_lists_every_item(capsys):
+    code, out, _ = run(["cards", "duel", "--type", "landmark"], capsys)
+    assert code == 0
+    for tile in ("barad_dur", "bree", "erebor", "grey_havens", "helms_deep", "isengard", "minas_tirith"):
+        assert tile in out
