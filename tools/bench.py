@@ -3,7 +3,8 @@
     python tools/bench.py [GAME] [--games N] [--seed S] [--json]
 
 Figures (one core, this process):
-  load+validate   cold: a fresh interpreter process loading and checking the rule files
+  load+validate   a fresh interpreter process loading and checking the rule files: "first"
+                  with empty caches, "cold" with the parse/validation caches of an earlier load
   playouts        random agents: games/s and actions/s (legal_actions + apply per action)
   clone           mean cost of state.clone() over states sampled from playouts
   legal_actions   mean cost of enumerating legal actions from scratch (cache cleared)
@@ -25,13 +26,23 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def cold_load(game: str, runs: int = 5) -> float:
-    """Median wall time of load_game in a fresh process (import excluded), in ms."""
+def cold_load(game: str, runs: int = 5, fresh_cache: bool = False) -> float:
+    """Median wall time of load_game in a fresh process (import of the package excluded), in ms.
+
+    fresh_cache: with an empty cache directory (first load ever: parse every effect, validate
+    every file); otherwise with the parse/validation caches a previous load left."""
+    import os
+    import tempfile
+
     code = ("import time,sys; sys.path.insert(0, %r); import interpreter; t=time.perf_counter(); "
             "interpreter.load_game(%r); print((time.perf_counter()-t)*1000)" % (str(ROOT), game))
     times = []
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        env = dict(os.environ)
+        with tempfile.TemporaryDirectory() as tmp:
+            if fresh_cache:
+                env["XDG_CACHE_HOME"] = tmp
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
         times.append(float(out.stdout.strip()))
     return statistics.median(times)
 
@@ -47,6 +58,7 @@ def main(argv=None):
     from interpreter import load_game
 
     res = {"game": args.game, "python": sys.version.split()[0]}
+    res["load_validate_ms_first"] = round(cold_load(args.game, fresh_cache=True), 1)
     res["load_validate_ms_cold"] = round(cold_load(args.game), 1)
     t = time.perf_counter()
     game = load_game(args.game)

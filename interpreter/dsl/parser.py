@@ -297,8 +297,73 @@ def _expect_name(term: str) -> str:
     return term.lower()
 
 
+# Parsed texts are kept in a small on-disk cache (like Lark's own parser cache): a game's
+# effects parse in ~150 ms, and reading their trees back takes a few milliseconds.
+_ast_cache: dict | None = None
+_ast_dirty = False
+
+
+def _ast_cache_file() -> str:
+    f = _cache_file()
+    return f.replace(".lark.cache", ".ast.cache") if f else ""
+
+
+def _load_ast_cache() -> dict:
+    global _ast_cache
+    if _ast_cache is None:
+        _ast_cache = {}
+        path = _ast_cache_file()
+        if path and os.path.exists(path):
+            import pickle
+
+            try:
+                with open(path, "rb") as fh:
+                    data = pickle.load(fh)
+                if isinstance(data, dict):
+                    _ast_cache = data
+            except Exception:  # a damaged cache is ignored and rewritten
+                _ast_cache = {}
+    return _ast_cache
+
+
+def save_ast_cache() -> None:
+    """Write newly parsed texts to the on-disk cache (called after a game is loaded)."""
+    global _ast_dirty
+    if not _ast_dirty or _ast_cache is None:
+        return
+    path = _ast_cache_file()
+    if not path:
+        return
+    import pickle
+    import tempfile
+
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(_ast_cache, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+        _ast_dirty = False
+    except OSError:
+        pass
+
+
 def parse(text: str, start: str = "start") -> Node:
     """Parse DSL text. Raises DSLSyntaxError with a 1-based line/col inside ``text``."""
+    global _ast_dirty
+    cache = _load_ast_cache()
+    key = (start, text)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    node = _parse(text, start)
+    if len(cache) > 20000:
+        cache.clear()
+    cache[key] = node
+    _ast_dirty = True
+    return node
+
+
+def _parse(text: str, start: str) -> Node:
     try:
         tree = get_parser().parse(text, start=start)
     except UnexpectedInput as exc:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import hashlib
 import re
 
-import networkx as nx
-
 from ..dsl.compiler import ANY, Compiler, Src
 from ..dsl.parser import GRAMMAR_PATH, DSLSyntaxError, Node, parse_expr
 from ..errors import did_you_mean
@@ -162,7 +160,7 @@ class Builder:
 
     def _board(self):
         spec, r = self.spec, self.r
-        graph = nx.DiGraph()
+        nodes, edges = {}, []
         for name, e in spec.regions.items():
             r.regions.append(name)
             props = dict(e.value)
@@ -170,7 +168,7 @@ class Builder:
             r.props[name] = props
             r.prop_names.update(props)
             self.sym(name, "region", name, e.source, e.path)
-            graph.add_node(name, **props)
+            nodes[name] = props
         for e in spec.connections:
             c = e.value
             if isinstance(c, dict):
@@ -186,11 +184,15 @@ class Builder:
                     bad = True
             if bad:
                 continue
-            graph.add_edge(a, b, **attrs)
+            edges.append((a, b, attrs))
             if not directed:
-                graph.add_edge(b, a, **attrs)
-        r.graph = graph
-        r.adj = {n: tuple(graph.successors(n)) for n in graph.nodes}
+                edges.append((b, a, attrs))
+        r.board_data = (nodes, edges)
+        adj = {n: [] for n in nodes}
+        for a, b, _ in edges:
+            if b not in adj[a]:
+                adj[a].append(b)
+        r.adj = {n: tuple(v) for n, v in adj.items()}
 
     def _pieces(self, g, gs):
         r = self.r

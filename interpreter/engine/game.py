@@ -253,6 +253,7 @@ class Game:
 
 
 def _build(name_or_path: str):
+    from ..dsl.parser import save_ast_cache
     from ..errors import Diagnostic
     from ..loading.loader import load_spec
     from .build import build_rules
@@ -262,6 +263,7 @@ def _build(name_or_path: str):
     if spec.game is not None:
         try:
             rules = build_rules(spec)
+            save_ast_cache()
         except Exception as exc:  # checking must never end in a traceback
             if not spec.diags:
                 spec.diags.append(Diagnostic(str(spec.root), 1, 1, "E999",

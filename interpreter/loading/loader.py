@@ -13,9 +13,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from jsonschema import Draft7Validator
-from referencing import Registry, Resource
-
 from ..errors import Diagnostic, did_you_mean
 from .yamlsrc import Source
 
@@ -30,10 +27,51 @@ def schema(kind: str) -> dict:
 
 
 @lru_cache(maxsize=None)
-def _validator(kind: str) -> Draft7Validator:
+def _validator(kind: str):
+    from jsonschema import Draft7Validator
+    from referencing import Registry, Resource
+
     common = schema("common")
     registry = Registry().with_resource("lotr-rules:common", Resource.from_contents(common))
     return Draft7Validator(schema(kind), registry=registry)
+
+
+# Texts that passed their schema before (sha256 of schema + text), kept on disk next to the
+# parser cache, so an unchanged file is not validated again.
+_valid: set | None = None
+
+
+def _valid_file() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "lotr-rules", "valid-files.txt")
+
+
+def _valid_set() -> set:
+    global _valid
+    if _valid is None:
+        try:
+            with open(_valid_file(), encoding="ascii") as fh:
+                _valid = set(fh.read().split())
+        except OSError:
+            _valid = set()
+    return _valid
+
+
+def _remember_valid(digest: str) -> None:
+    _valid_set().add(digest)
+    try:
+        os.makedirs(os.path.dirname(_valid_file()), exist_ok=True)
+        with open(_valid_file(), "a", encoding="ascii") as fh:
+            fh.write(digest + "\n")
+    except OSError:
+        pass
+
+
+def _digest(kind: str, text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256((SCHEMA_DIR / f"{kind}.schema.json").read_bytes()
+                          + (SCHEMA_DIR / "common.schema.json").read_bytes() + text.encode()).hexdigest()[:32]
 
 
 @dataclass
@@ -111,6 +149,16 @@ def _at(data, path):
 
 
 def check_schema(src: Source, kind: str, spec: Spec) -> bool:
+    digest = _digest(kind, src.text)
+    if digest in _valid_set():
+        return True
+    ok = _check_schema(src, kind, spec)
+    if ok:
+        _remember_valid(digest)
+    return ok
+
+
+def _check_schema(src: Source, kind: str, spec: Spec) -> bool:
     ok = True
     for err in _validator(kind).iter_errors(_jsonable(src.data)):
         ok = False

@@ -100,8 +100,9 @@ class Rules:
         self.items: list = []        # item ids in file order
         self.item_type_of: dict = {}
         self.regions: list = []
-        self.graph = None            # networkx graph of the board
-        self.adj: dict = {}
+        self.board_data = ({}, [])   # regions with props, directed edges with props
+        self._graph = None
+        self.adj: dict = {}          # region -> adjacent regions (the hot-path view of the graph)
         self.zones: dict = {}        # zone id -> ZoneDef
         self.zone_families: dict = {}
         self.active_zones: dict = {}
@@ -132,6 +133,22 @@ class Rules:
         self.chan_bits: dict = {}
         self.emit = None
         self.start_zone: dict = {}
+
+    @property
+    def graph(self):
+        """The board as a networkx DiGraph (an undirected connection is two edges); built on
+        first use, so loading a game does not pay for importing networkx."""
+        if self._graph is None:
+            import networkx as nx
+
+            g = nx.DiGraph()
+            nodes, edges = self.board_data
+            for n, props in nodes.items():
+                g.add_node(n, **props)
+            for a, b, attrs in edges:
+                g.add_edge(a, b, **attrs)
+            self._graph = g
+        return self._graph
 
     def bit(self, chan: str) -> int:
         b = self.chan_bits.get(chan)
