@@ -12,7 +12,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from .errors import IllegalAction, RuleError, SaveError
+from .errors import EngineError, IllegalAction, RuleError, SaveError
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -220,7 +220,11 @@ def cmd_play(args) -> int:
             a = _ask_human(st, console)
         else:
             a = agents[p].act(st)
-        st.apply(a)
+        try:
+            st.apply(a, atomic=True)
+        except EngineError as exc:
+            console.print(f"[red]the rules failed on {a.id}: {exc}; the game is left as it was[/]")
+            return 1
         if not humans:
             for line in st.log[shown:]:
                 console.print(f"· {line}")

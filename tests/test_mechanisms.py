@@ -83,6 +83,16 @@ def test_step_budget_stops_a_looping_rule_without_hanging(toy):
         st.apply("forever")
 
 
+def test_atomic_apply_leaves_the_state_unchanged_when_a_rule_fails(toy):
+    st = toy.new_game(seed=1, options={"budget_loop": True})
+    before = st.to_json()
+    with pytest.raises(EngineError):
+        st.apply("forever", atomic=True)
+    assert st.to_json() == before
+    st.apply("pick:c1", atomic=True)  # and the game goes on
+    assert st.vars["score.red"] == 1
+
+
 def test_unknown_option_is_refused(toy):
     with pytest.raises(ValueError, match="unknown option"):
         toy.new_game(seed=1, options={"nope": 1})

@@ -120,8 +120,20 @@ class GameState(State):
         rec(0)
 
     # ---- applying ---------------------------------------------------------------
-    def apply(self, action) -> "GameState":
-        """Apply a legal action (an Action or its id). Illegal: IllegalAction, state unchanged."""
+    def apply(self, action, atomic: bool = False) -> "GameState":
+        """Apply a legal action (an Action or its id). Illegal: IllegalAction, state unchanged.
+
+        With atomic=True the state is also left unchanged when a rule fails while running
+        (EngineError, e.g. a mod's effect that loops past the step budget); this costs one
+        clone per action, so simulations leave it off and interactive play turns it on."""
+        if atomic:
+            snapshot = self.clone()
+            try:
+                return self.apply(action)
+            except Exception:
+                for name in State.__slots__:
+                    setattr(self, name, getattr(snapshot, name))
+                raise
         if self._legal is None:
             self._legal = self._enumerate()
         aid = action.id if isinstance(action, Action) else action
