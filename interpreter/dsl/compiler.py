@@ -316,15 +316,8 @@ class Compiler:
         r = self.r
         if name in r.functions:
             return self.inline(node, name, pos, kw, scope, src)
-        prim = registry.REGISTRY.get(name)
-        if prim is None or prim.kind != "fn":
-            if prim is not None or name in r.procedures:
-                self.error(src, node, "E404", f"'{name}' is a statement and gives no value",
-                           "call it on a line of its own")
-            else:
-                cands = [p for p, v in registry.REGISTRY.items() if v.kind == "fn"] + list(r.functions)
-                self.error(src, node, "E302", f"unknown function '{name}'",
-                           did_you_mean(name, cands) or "see `lotr-rules schema dsl` for the primitives")
+        prim = self.primitive(node, name, "fn", src)
+        if prim is None:
             return "None", ANY
         args = self.args(node, prim, pos, kw, scope, src)
         self._note_reads(prim, pos, scope)
@@ -337,6 +330,28 @@ class Compiler:
         if impl is None:
             self.ns[f"_p_{name}"] = prim.impl
         return f"_p_{name}(st{''.join(', ' + a for a in args)})", prim.returns
+
+    def primitive(self, node, name, kind, src):
+        """The registry primitive called ``name`` of this kind ("fn" or "stmt"), or None after
+        reporting why not (unknown, or a statement used as a value and the other way round)."""
+        prim = registry.REGISTRY.get(name)
+        if prim is not None and prim.kind == kind:
+            return prim
+        other = self.r.procedures if kind == "fn" else self.r.functions
+        if prim is not None or name in other:
+            if kind == "fn":
+                self.error(src, node, "E404", f"'{name}' is a statement and gives no value",
+                           "call it on a line of its own")
+            else:
+                self.error(src, node, "E404", f"'{name}' is a function: its value is unused",
+                           "use it in an expression, e.g. let x = ...")
+            return None
+        own = self.r.functions if kind == "fn" else self.r.procedures
+        cands = [p for p, v in registry.REGISTRY.items() if v.kind == kind] + list(own)
+        what = "function" if kind == "fn" else "statement or procedure"
+        self.error(src, node, "E302", f"unknown {what} '{name}'",
+                   did_you_mean(name, cands) or "see `lotr-rules schema dsl` for the primitives")
+        return None
 
     def _note_reads(self, prim, pos, scope):
         if not self.reads:
@@ -560,15 +575,8 @@ class Compiler:
         r = self.r
         if name in r.procedures:
             return self.call_procedure(node, name, pos, kw, scope, src)
-        prim = registry.REGISTRY.get(name)
-        if prim is None or prim.kind != "stmt":
-            if prim is not None or name in r.functions:
-                self.error(src, node, "E404", f"'{name}' is a function: its value is unused",
-                           "use it in an expression, e.g. let x = ...")
-            else:
-                cands = [p for p, v in registry.REGISTRY.items() if v.kind == "stmt"] + list(r.procedures)
-                self.error(src, node, "E302", f"unknown statement or procedure '{name}'",
-                           did_you_mean(name, cands) or "see `lotr-rules schema dsl`")
+        prim = self.primitive(node, name, "stmt", src)
+        if prim is None:
             return _skip
         codes = self.args(node, prim, pos, kw, scope, src)
         pname = f"_p_{name}"
