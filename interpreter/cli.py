@@ -462,7 +462,7 @@ def build_parser():
     p = sub.add_parser("play", help="play or watch a game in the terminal")
     p.add_argument("game")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--agents", help="one per player: human, random, greedy (default human,random "
+    p.add_argument("--agents", help="one per player: human, random, greedy, mcts (default human,random "
                                     "on a terminal, else random,random)")
     p.add_argument("--watch", action="store_true", help="let the computer play every side")
     p.add_argument("--save-log", help="write the game log (JSON) to this file")

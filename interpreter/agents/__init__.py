@@ -64,7 +64,104 @@ class GreedyAgent:
         return self.rng.choice(best)
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+class MCTSAgent:
+    """Open-loop Monte Carlo tree search over action ids, on determinized copies.
+
+    Each iteration copies the state and *determinizes* it for the player to move: every zone
+    that player cannot see is shuffled, and face-down items are permuted among the face-down
+    slots of their zone. (It therefore knows which items lie hidden in each zone, not where:
+    a weak form of information-set MCTS.) It then walks the tree by action ids with UCB1,
+    expands one node, plays up to ``depth`` random actions and scores the end with the
+    game's ``agent.evaluate`` (squashed to [-1, 1]) or the real result.
+    """
+
+    name = "mcts"
+
+    def __init__(self, seed=0, iterations=150, depth=12, c=1.2):
+        self.rng = random.Random(seed)
+        self.iterations, self.depth, self.c = iterations, depth, c
+
+    def determinize(self, state, player):
+        s = state.clone()
+        s.rng = self.rng.getrandbits(64)  # chance in the copy must not mirror the real future
+        rules = s.rules
+        for zid, items in s.zones.items():
+            zd = rules.zones[zid]
+            if zd.visibility == "hidden" or (zd.visibility == "owner" and zd.owner != player):
+                if not zd.tableau:
+                    self.rng.shuffle(items)
+            down = [i for i, it in enumerate(items) if it is not None and it in s.facedown]
+            if len(down) > 1 and zd.visibility == "public":
+                picked = [items[i] for i in down]
+                self.rng.shuffle(picked)
+                for i, it in zip(down, picked):
+                    items[i] = it
+        s._memo.clear()
+        s._legal = None
+        return s
+
+    def _score(self, s, players, ev):
+        if s.over:
+            return {p: (1.0 if len(s.winners) == 1 else 0.5) if p in s.winners else -1.0 for p in players}
+        if ev is None:
+            return {p: 0.0 for p in players}
+        out = {}
+        for p in players:
+            v = ev(s, {"me": p})
+            out[p] = v / (abs(v) + 10.0)
+        return out
+
+    def act(self, state):
+        import math
+
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        me = state.current_player
+        players = state.rules.players
+        ev = state.rules.evaluate
+        root = {"n": 0, "w": {}, "kids": {}}
+        for _ in range(self.iterations):
+            s = self.determinize(state, me)
+            node, path = root, [root]
+            # selection / expansion
+            while not s.over:
+                legal = s.legal_actions()
+                untried = [a for a in legal if a.id not in node["kids"]]
+                mover = s.current_player
+                if untried:
+                    a = self.rng.choice(untried)
+                    s.apply(a)
+                    child = {"n": 0, "w": {}, "kids": {}, "mover": mover}
+                    node["kids"][a.id] = child
+                    path.append(child)
+                    break
+                logn = math.log(node["n"] + 1)
+                best, best_u = None, None
+                for a in legal:
+                    k = node["kids"][a.id]
+                    u = k["w"].get(mover, 0.0) / (k["n"] or 1) + self.c * math.sqrt(logn / (k["n"] or 1))
+                    if best_u is None or u > best_u:
+                        best, best_u = a, u
+                s.apply(best)
+                node = node["kids"][best.id]
+                path.append(node)
+            # rollout
+            for _ in range(self.depth):
+                if s.over:
+                    break
+                s.apply(self.rng.choice(s.legal_actions()))
+            result = self._score(s, players, ev)
+            for n in path:
+                n["n"] += 1
+                for p, v in result.items():
+                    n["w"][p] = n["w"].get(p, 0.0) + v
+        kids = root["kids"]
+        best_id = max(kids, key=lambda k: (kids[k]["n"], kids[k]["w"].get(me, 0.0)))
+        return next(a for a in actions if a.id == best_id)
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
 
 
 def make_agent(name: str, seed: int = 0):
