@@ -506,69 +506,51 @@ class Compiler:
         self.r.blocks[bid] = stmts
         return bid
 
+    def statement(self, body: str):
+        """Compile the body of a statement into ``s(st, fr)`` (``env`` is the frame's env)."""
+        name = f"_s{next(_counter)}"
+        lines = "\n".join("    " + ln for ln in body.strip("\n").split("\n"))
+        src = f"def {name}(st, fr):\n    env = fr[2]\n{lines}\n"
+        try:
+            exec(compile(src, f"<statement {name}>", "exec"), self.ns)
+        except SyntaxError as exc:  # a compiler defect, never a user error
+            raise RuntimeError(f"generated code does not compile: {exc}: {src}") from None
+        return self.ns[name]
+
     def s_let(self, node, scope, src):
         name, e = node.a
-        f, t = self.expr(e, scope, src)
+        code, t = self.code(e, scope, src)
         if name in self.r.var_defs or self.r.symbols.get(name):
             self.error(src, node, "E402", f"'{name}' is already a game name; choose another local name")
         scope[name] = ("local", name, t)
-
-        def let(st, fr):
-            fr[2][name] = f(st, fr[2])
-            fr[1] += 1
-        return let
+        return self.statement(f"env[{name!r}] = {code}\nfr[1] += 1")
 
     def s_assign(self, node, scope, src):
         name, idx, op, e = node.a
-        f, t = self.expr(e, scope, src)
+        code, t = self.code(e, scope, src)
         r = self.r
+        dirty = ""
         if idx is None and name in scope and scope[name][0] == "local":
-            key = scope[name][1]
-
-            def get(st, env):
-                return env.get(key)
-
-            def put(st, env, v):
-                env[key] = v
+            target = f"env[{scope[name][1]!r}]"
+            if op != "=":
+                code = f"env.get({scope[name][1]!r}) {op[0]} ({code})"
         elif idx is None and name in r.var_defs:
-            bit = r.bit("var:" + name)
-
-            def get(st, env):
-                return st.vars[name]
-
-            def put(st, env, v):
-                st.vars[name] = v
-                st.dirty |= bit
+            target = f"st.vars[{name!r}]"
+            dirty = f"st.dirty |= {r.bit('var:' + name)}"
+            if op != "=":
+                code = f"{target} {op[0]} ({code})"
         elif idx is not None and r.symbols.get(name, (None,))[0] == "family" and name in r.var_families:
-            kf, _ = self.expr(idx, scope, src)
+            kc, _ = self.code(idx, scope, src)
             self._check_key(name, idx, r.var_families[name], src)
-            bit = r.bit("var:" + name)
-
-            def get(st, env):
-                return st.vars[f"{name}.{kf(st, env)}"]
-
-            def put(st, env, v):
-                st.vars[f"{name}.{kf(st, env)}"] = v
-                st.dirty |= bit
+            target = f"st.vars[{name + '.'!r} + str({kc})]"
+            dirty = f"st.dirty |= {r.bit('var:' + name)}"
+            if op != "=":
+                code = f"{target} {op[0]} ({code})"
         else:
             self.error(src, node, "E301", f"cannot assign to '{name}': not a local or a game variable",
                        did_you_mean(name, list(scope) + list(r.var_defs)) or "declare it under vars: or with let")
             return _skip
-        if op == "=":
-            def assign(st, fr):
-                put(st, fr[2], f(st, fr[2]))
-                fr[1] += 1
-        elif op == "+=":
-            def assign(st, fr):
-                env = fr[2]
-                put(st, env, get(st, env) + f(st, env))
-                fr[1] += 1
-        else:
-            def assign(st, fr):
-                env = fr[2]
-                put(st, env, get(st, env) - f(st, env))
-                fr[1] += 1
-        return assign
+        return self.statement(f"{target} = {code}\n{dirty}\nfr[1] += 1")
 
     def s_call(self, node, scope, src):
         name, pos, kw = node.a
@@ -582,12 +564,7 @@ class Compiler:
         pname = f"_p_{name}"
         self.ns.setdefault(pname, prim.impl)
         envarg = "env, " if getattr(prim.impl, "wants_env", False) else ""
-        run = self.function(f"{pname}(st, {envarg}{', '.join(codes)})")
-
-        def call(st, fr):
-            fr[1] += 1
-            run(st, fr[2])
-        return call
+        return self.statement(f"fr[1] += 1\n{pname}(st, {envarg}{', '.join(codes)})")
 
     def call_procedure(self, node, name, pos, kw, scope, src):
         params, block_ref, _ = self.r.procedures[name]
@@ -618,19 +595,15 @@ class Compiler:
 
     def s_if(self, node, scope, src):
         clauses, else_blk = node.a
-        comp = [(self.expr(c, scope, src)[0], self._branch_block(b, scope, src)) for c, b in clauses]
-        else_id = self._branch_block(else_blk, scope, src) if else_blk is not None else None
-
-        def if_(st, fr):
-            fr[1] += 1
-            env = fr[2]
-            for c, b in comp:
-                if c(st, env):
-                    st.stack.append([b, 0, env, None])
-                    return
-            if else_id is not None:
-                st.stack.append([else_id, 0, env, None])
-        return if_
+        lines = ["fr[1] += 1"]
+        for i, (c, b) in enumerate(clauses):
+            cc = self.code(c, scope, src)[0]
+            lines.append(f"{'if' if i == 0 else 'elif'} {cc}:")
+            lines.append(f"    st.stack.append([{self._branch_block(b, scope, src)}, 0, env, None])")
+        if else_blk is not None:
+            lines.append("else:")
+            lines.append(f"    st.stack.append([{self._branch_block(else_blk, scope, src)}, 0, env, None])")
+        return self.statement("\n".join(lines))
 
     def s_repeat(self, node, scope, src):
         nf, t = self.expr(node.a[0], scope, src)
@@ -671,15 +644,9 @@ class Compiler:
         return for_
 
     def s_while(self, node, scope, src):
-        cf, _ = self.expr(node.a[0], scope, src)
+        cc, _ = self.code(node.a[0], scope, src)
         body = self.block(node.a[1], scope, src)
-
-        def while_(st, fr):
-            if cf(st, fr[2]):
-                st.stack.append([body, 0, fr[2], None])
-            else:
-                fr[1] += 1
-        return while_
+        return self.statement(f"if {cc}:\n    st.stack.append([{body}, 0, env, None])\nelse:\n    fr[1] += 1")
 
     def _by(self, by, scope, src):
         if by is None:
