@@ -31,8 +31,9 @@ def test_greedy_beats_random(duel):
     from interpreter.cli import _sim_batch
 
     res = _sim_batch(("duel", ["greedy", "random"], list(range(30)), 0))
-    wins = sum(1 for r in res if r["winners"] == ["fellowship"])
-    assert wins >= 18
+    greedy = sum(1 for r in res if r["winners"] == ["fellowship"])
+    rand = sum(1 for r in res if r["winners"] == ["sauron"])
+    assert greedy > 2 * rand and greedy >= 12, (greedy, rand)
 
 
 def test_unknown_agent():
