@@ -33,7 +33,7 @@ def test_greedy_beats_random(duel):
     res = _sim_batch(("duel", ["greedy", "random"], list(range(30)), 0))
     greedy = sum(1 for r in res if r["winners"] == ["fellowship"])
     rand = sum(1 for r in res if r["winners"] == ["sauron"])
-    assert greedy > 2 * rand and greedy >= 12, (greedy, rand)
+    assert greedy >= rand + 6 and greedy >= 15, (greedy, rand)  # an inverted evaluate loses ~5 to 22
 
 
 def test_unknown_agent():
