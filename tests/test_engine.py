@@ -183,7 +183,9 @@ def test_views_hide_what_a_player_may_not_see(duel):
     lambda d: json.dumps({**d, "zones": {**d["zones"], "nowhere": []}}),
     lambda d: json.dumps({**d, "stack": [[99999, 0, 0, None]]}),
     lambda d: json.dumps({k: v for k, v in d.items() if k != "pieces"}),
-    lambda d: json.dumps({**d, "pieces": {"unit|fellowship|arnor": -3}}),
+    lambda d: json.dumps({**d, "pieces": [["unit", "fellowship", "arnor", -3]]}),
+    lambda d: json.dumps({**d, "pieces": [["dragon", "fellowship", "arnor", 1]]}),
+    lambda d: json.dumps({**d, "pieces": {"unit|fellowship|arnor": 2}}),
 ])
 def test_corrupt_saves_are_rejected_cleanly(duel, mutate):
     st = duel.new_game(seed=2)

@@ -56,7 +56,8 @@ class Compiler:
         self._consts: dict = {}
         self._functions: dict = {}  # game function name -> (python name, type, reads)
         # the namespace of generated code: helpers and constants
-        self.ns = {"_P": rules.props, "_E": {}, "_items": _items, "_index": _index, "_MISS": _MISSING}
+        self.ns = {"_P": rules.props, "_E": {}, "_items": _items, "_seq": _seq, "_index": _index,
+                   "_MISS": _MISSING, "_mul": _mul, "_range": _range}
         self.reads: list[set] = []  # open collectors of the channels an expression reads
         self._inlining: list[str] = []
 
@@ -154,7 +155,18 @@ class Compiler:
 
     # ------------------------------------------------------------ expressions
     def to_list(self, code, typ):
-        """Code giving a list: a zone's items (tableau holes skipped), or the value itself."""
+        """Code giving a list: a zone's items (tableau holes skipped), or the value itself.
+        A value of unknown type (a parameter, a loop variable) is checked at run time, and
+        may be any zone: the expression then reads every channel."""
+        if typ == "zone":
+            return f"_items(st, {code})", "list"
+        if typ == ANY:
+            self._read("*")
+            return f"_seq(st, {code})", "list"
+        return code, typ
+
+    def zone_items(self, code, typ):
+        """A zone's items where a zone is known to stand; anything else unchanged."""
         return (f"_items(st, {code})", "list") if typ == "zone" else (code, typ)
 
     def as_list(self, f, typ):
@@ -162,6 +174,9 @@ class Compiler:
         if typ == "zone":
             items = self.ns["_items"]
             return lambda st, env: items(st, f(st, env))
+        if typ == ANY:
+            seq = self.ns["_seq"]
+            return lambda st, env: seq(st, f(st, env))
         return f
 
     def function(self, code: str, args: str = "st, env"):
@@ -232,7 +247,7 @@ class Compiler:
                     self._read("var:" + fam)
                     self._check_key(fam, idx, r.var_families[fam], src)
                     return f"st.vars[{fam + '.'!r} + str({kc})]", r.var_types.get(fam, ANY)
-        bc, btyp = self.to_list(*self.code(base, scope, src))
+        bc, btyp = self.zone_items(*self.code(base, scope, src))
         return f"_index({bc}, {kc})", ANY
 
     def _check_key(self, fam, idx, keys, src):
@@ -250,15 +265,15 @@ class Compiler:
     def x_arith(self, node, scope, src):
         operands, ops = node.a
         parts = [self.code(o, scope, src) for o in operands]
-        code, typ = self.to_list(*parts[0])
+        code, typ = self.zone_items(*parts[0])
         for op, part, o in zip(ops, parts[1:], operands[1:]):
-            g, gt = self.to_list(*part)
+            g, gt = self.zone_items(*part)
             for t, on in ((typ, operands[0]), (gt, o)):
                 if t in ("bool", "str", "player", "region", "item", "kind", "track") or t.startswith("enum:"):
                     self.error(src, on, "E402", f"'{op}' needs numbers (or lists for + and *), got {t}")
                 elif t == "list" and op not in "+*":
                     self.error(src, on, "E402", f"'{op}' needs numbers, got a list")
-            code = f"({code} {self._PYOP[op]} {g})"
+            code = f"_mul({code}, {g})" if op == "*" else f"({code} {self._PYOP[op]} {g})"
             typ = "list" if "list" in (typ, gt) else "int"
         return code, typ
 
@@ -271,8 +286,9 @@ class Compiler:
         if op in ("in", "not in"):
             if bt == "zone":
                 test = f"(st.where.get({ac}) == {bc})"
-                return (test if op == "in" else f"(not {test})"), "bool"
-            return f"({ac} {op} ({bc} or ()))", "bool"
+            else:
+                test = f"({ac} in {self.to_list(bc, bt)[0]})"
+            return (test if op == "in" else f"(not {test})"), "bool"
         known = ("int", "str", "player", "region", "item", "zone", "kind", "track")
         if at in known and bt in known and at != bt and not (at == "str" or bt == "str"):
             self.error(src, node, "E402", f"comparing {at} with {bt} is always false")
@@ -367,13 +383,30 @@ class Compiler:
         elif n == "pieces":
             for k in self.r.kinds:
                 self._read("kind:" + k)
-        elif n == "pos" and pos and pos[0].kind == "name":
-            self._read("var:" + pos[0].a[0])
+        elif n == "pos":
+            t = pos[0].a[0] if pos and pos[0].kind == "name" else None
+            if t in self.r.tracks and t not in scope:
+                self._read("var:" + t)
+            else:
+                self._read("*")
         elif n == "mod":
             for fam in self.r.active_families:
                 self._read("zone:" + fam)
         elif n in ("zone_of", "is_facedown"):
             self._read("*")
+        for (pname, ptyp, *_), a in zip(prim.params, pos):
+            if ptyp == "zone" and not self._static_zone(a, scope):
+                self._read("*")  # a zone known only at run time: any zone may be read
+
+    def _static_zone(self, node, scope) -> bool:
+        """True if the zone (family) an expression names is known when compiling."""
+        if node.kind == "name" and node.a[0] not in scope:
+            return self.r.symbols.get(node.a[0], ("",))[0] == "zone" or node.a[0] in self.r.functions
+        if node.kind == "index" and node.a[0].kind == "name" and node.a[0].a[0] not in scope:
+            return node.a[0].a[0] in self.r.zone_families
+        if node.kind == "cond":
+            return self._static_zone(node.a[1], scope) and self._static_zone(node.a[2], scope)
+        return node.kind == "fcall" and node.a[0] in self.r.functions
 
     def args(self, node, prim, pos, kw, scope, src):
         """Check arguments against a primitive's signature; return their code, in order."""
@@ -455,8 +488,8 @@ class Compiler:
         if body_node is None:
             return None
         inner = {"me": ("code", "me", "player")}
-        for p in params:
-            inner[p] = ("code", f"a_{p}", ANY)
+        for i, p in enumerate(params):  # positional names: no rule-file text enters the code
+            inner[p] = ("code", f"a{i}", ANY)
         self._inlining.append(name)
         reads = set()
         self.reads.append(reads)
@@ -466,7 +499,7 @@ class Compiler:
             self._inlining.pop()
             self.reads.pop()
         fname = f"_fn_{name}"
-        argl = "".join(f", a_{p}" for p in params)
+        argl = "".join(f", a{i}" for i in range(len(params)))
         if "!" in reads:
             code = f"def {fname}(st, me{argl}):\n    return {body}\n"
         else:
@@ -496,14 +529,16 @@ class Compiler:
     def block(self, node: Node, scope: dict, src: Src) -> int:
         """Compile a block; ``scope`` is extended in place by ``let`` (shared env)."""
         bid = self.new_block(None)
-        stmts = []
+        stmts, where = [], []
         for s in node.a[0]:
             m = getattr(self, "s_" + s.kind, None)
             if m is None:
                 self.error(src, s, "E404", f"{s.kind} is not a statement")
                 continue
             stmts.append(m(s, scope, src))
+            where.append((src, s.line, s.col))
         self.r.blocks[bid] = stmts
+        self.r.block_src[bid] = where
         return bid
 
     def statement(self, body: str):
@@ -542,10 +577,11 @@ class Compiler:
         elif idx is not None and r.symbols.get(name, (None,))[0] == "family" and name in r.var_families:
             kc, _ = self.code(idx, scope, src)
             self._check_key(name, idx, r.var_families[name], src)
-            target = f"st.vars[{name + '.'!r} + str({kc})]"
-            dirty = f"st.dirty |= {r.bit('var:' + name)}"
-            if op != "=":
-                code = f"{target} {op[0]} ({code})"
+            target = "st.vars[_key]"
+            dirty = (f"if _key not in st.vars:\n    raise KeyError(f'no variable {{_key}}')\n"
+                     f"st.dirty |= {r.bit('var:' + name)}")
+            code = f"{target} {op[0]} ({code})" if op != "=" else code
+            return self.statement(f"_key = {name + '.'!r} + str({kc})\n{dirty}\n{target} = {code}\nfr[1] += 1")
         else:
             self.error(src, node, "E301", f"cannot assign to '{name}': not a local or a game variable",
                        did_you_mean(name, list(scope) + list(r.var_defs)) or "declare it under vars: or with let")
@@ -799,6 +835,37 @@ def _items(st, z):
         return []
     lst = st.zones[z]
     return [i for i in lst if i is not None] if st.rules.zones[z].tableau else lst
+
+
+def _seq(st, v):
+    """A value used as a list whose type is known only at run time: a zone id means the
+    zone's items; None means empty; anything else is taken as it is."""
+    if isinstance(v, str):
+        return _items(st, v) if v in st.rules.zones else [v]
+    return v if v is not None else []
+
+
+MAX_LIST = 100_000
+MAX_BITS = 256
+
+
+def _mul(a, b):
+    """Multiplication with limits, so that no rule can build a huge number or list."""
+    if isinstance(a, list) or isinstance(b, list):
+        lst, n = (a, b) if isinstance(a, list) else (b, a)
+        if len(lst) * max(n, 0) > MAX_LIST:
+            raise OverflowError(f"a list of more than {MAX_LIST} elements")
+        return lst * n
+    v = a * b
+    if v.bit_length() > MAX_BITS:
+        raise OverflowError("a number too large for a rule")
+    return v
+
+
+def _range(a, b):
+    if b - a > MAX_LIST:
+        raise OverflowError(f"a range of more than {MAX_LIST} numbers")
+    return list(range(a, b))
 
 
 def _index(b, k):

@@ -118,7 +118,9 @@ def _flatten(st, xs):
 
 @fn("range", "a:int", "b:int", returns="list")
 def _range(st, a, b):
-    """The integers a, a+1, ..., b-1."""
+    """The integers a, a+1, ..., b-1 (at most 100,000 of them)."""
+    if b - a > 100_000:
+        raise OverflowError("a range of more than 100000 numbers")
     return list(range(a, b))
 
 
@@ -348,6 +350,8 @@ def _move(st, item, zone, at="top", face=None):
 @stmt("move_top", "src:zone", "dst:zone", "n:int=1")
 def _move_top(st, src, dst, n=1):
     """Move the top n items of one stack onto another (as many as there are)."""
+    if st.rules.zones[src].tableau:
+        raise ValueError(f"move_top cannot take from tableau {src!r}; move its items one by one")
     for _ in range(int(n)):
         if not st.zones[src]:
             return
@@ -452,8 +456,10 @@ def _end_game(st, winners, victory):
 
 @stmt("log", "msg:str", "*args:any")
 def _log(st, msg, *args):
-    """Add a line to the game log; {} in msg are filled with the arguments."""
-    try:
-        st.log.append(str(msg).format(*args))
-    except (IndexError, KeyError):
-        st.log.append(" ".join([str(msg), *map(str, args)]))
+    """Add a line to the game log; each {} in msg is filled with the next argument."""
+    parts = str(msg).split("{}")
+    out = [parts[0]]
+    for i, part in enumerate(parts[1:]):
+        out.append(str(args[i]) if i < len(args) else "{}")
+        out.append(part)
+    st.log.append("".join(out))

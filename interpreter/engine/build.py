@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import hashlib
 import re
+import string
 
+from ..dsl import registry
 from ..dsl.compiler import ANY, Compiler, Src
 from ..dsl.parser import GRAMMAR_PATH, DSLSyntaxError, Node, parse_expr
 from ..errors import did_you_mean
 from ..model.rules import MoveDef, Rules, TrackDef, Trigger, ZoneDef
 from . import vm
 
-_SIG = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(\s*([^)]*)\))?\s*$")
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_SIG = re.compile(rf"^\s*({_NAME})\s*(?:\(\s*((?:{_NAME}\s*(?:,\s*{_NAME}\s*)*)?)\))?\s*$")
 RESERVED_ITEM_KEYS = {"id", "name", "ref", "at", "effect", "grants", "abilities", "note", "type"}
 
 
@@ -125,9 +128,15 @@ class Builder:
             for v in values:
                 self.sym(v, f"enum:{name}", v, gs, ("enums", name))
 
+    TYPES = ("int", "bool", "str", "player", "region", "item", "zone", "kind", "track", "list", "map", "any")
+
     def _events(self, g, gs):
         for name, args in (g.get("events") or {}).items():
             self.r.events[name] = dict(args or {})
+            for a, t in (args or {}).items():
+                if t not in self.TYPES:
+                    self.err(gs, ("events", name, a), "E306", f"unknown type '{t}' for argument '{a}'",
+                             did_you_mean(t, self.TYPES) or f"types: {', '.join(self.TYPES)}")
 
     def _functions_check(self):
         """Compile every function once, so a function nobody calls is still checked."""
@@ -220,6 +229,9 @@ class Builder:
                 if shape is None:
                     self.err(gs, path + ("tableau",), "E306", f"unknown tableau '{d['tableau']}'",
                              did_you_mean(d["tableau"], spec.tableaux) or "tableaux are declared in board.yaml")
+            if d.get("visibility") == "owner" and d.get("per") != "players":
+                self.err(gs, path + ("visibility",), "E306", f"zone '{fam}' is visible to its owner but has none",
+                         "an owner-only zone needs per: players")
             bit = r.bit("zone:" + fam)
             r.zone_families[fam] = keys if keys is not None else [None]
             if keys is None:
@@ -303,10 +315,12 @@ class Builder:
                 base = typ.rstrip("?")
                 if base in r.enums:
                     r.prop_types[p] = f"enum:{base}"
-                elif base.startswith("map:"):
-                    r.prop_types[p] = "map"
-                elif base.startswith("list"):
-                    r.prop_types[p] = "list"
+                elif base.startswith("map:") or base.startswith("list"):
+                    r.prop_types[p] = "map" if base.startswith("map:") else "list"
+                    inner = base.split(":", 1)[1] if ":" in base else None
+                    if inner is not None and inner not in r.enums and inner != "region":
+                        self.err(gs, ("item_types", t, "props", p), "E306", f"unknown enum '{inner}' in '{typ}'",
+                                 did_you_mean(inner, r.enums) or "enums are declared under enums:")
                 elif base in ("int", "bool", "str", "region", "player", "item"):
                     r.prop_types[p] = base
                 else:
@@ -410,9 +424,16 @@ class Builder:
     def _sig(self, key, source, path, what):
         m = _SIG.match(str(key))
         if not m:
-            self.err(source, path, "E201", f"bad {what} signature '{key}'", "write name or name(a, b)", key=True)
+            if source is not None:
+                self.err(source, path, "E201", f"bad {what} signature '{key}'",
+                         "write name or name(a, b): names of letters, digits and '_'", key=True)
             return None, []
         params = [p.strip() for p in (m.group(2) or "").split(",") if p.strip()]
+        if len(set(params)) != len(params) or "me" in params:
+            if source is not None:
+                self.err(source, path, "E201", f"{what} '{m.group(1)}' repeats a parameter or names one 'me'",
+                         "each parameter needs its own name; me is always the acting player", key=True)
+            return None, []
         return m.group(1), params
 
     def _functions(self, g, gs):
@@ -422,7 +443,7 @@ class Builder:
             name, params = self._sig(key, gs, path, "function")
             if name is None:
                 continue
-            if name in r.symbols or name in r.var_defs:
+            if name in r.symbols or name in r.var_defs or name in registry.REGISTRY:
                 self.err(gs, path, "E305", f"function '{name}' clashes with another name", key=True)
             src = self.src(gs, path, f"function {name}")
             try:
@@ -439,8 +460,9 @@ class Builder:
             name, params = self._sig(key, gs, ("procedures", key), "procedure")
             if name is None:
                 continue
-            if name in r.functions:
-                self.err(gs, ("procedures", key), "E305", f"'{name}' is both a function and a procedure", key=True)
+            if name in r.functions or name in registry.REGISTRY:
+                self.err(gs, ("procedures", key), "E305", f"procedure '{name}' clashes with a function "
+                         "or a primitive of the same name", key=True)
             r.procedures[name] = (params, [None], self.src(gs, ("procedures", key), f"procedure {name}"))
 
     def _procedures_compile(self):
@@ -462,10 +484,13 @@ class Builder:
 
     def _moves_compile(self, g, gs):
         r = self.r
+        ids = {}
         for name, d in (g.get("moves") or {}).items():
             path = ("moves", name)
             scope = {"me": ("local", "me", "player")}
             params = []
+            reads = set()  # legal actions are listed without changing anything: no chance here
+            self.c.reads.append(reads)
             for a, dom in (d.get("args") or {}).items():
                 f, t = self.c.expr_text(dom, self.src(gs, path + ("args", a), f"move {name} argument {a}"), scope)
                 params.append((a, self.c.as_list(f, t)))
@@ -473,13 +498,39 @@ class Builder:
             cond = None
             if "if" in d:
                 cond = self.c.expr_text(d["if"], self.src(gs, path + ("if",), f"move {name} condition"), scope)[0]
+            self.c.reads.pop()
+            if "!" in reads:
+                self.err(gs, path, "E402", f"move '{name}' draws on chance in its arguments or condition",
+                         "listing legal actions must not roll dice; roll in the move's do:", key=True)
             block = self.c.block_text(d["do"], self.src(gs, path + ("do",), f"move {name}"), scope)
             id_fmt = d.get("id") or ":".join([name] + ["{%s}" % p for p, _ in params])
-            for ph in re.findall(r"{([^}]*)}", id_fmt + d.get("label", "")):
-                if ph not in dict(params):
-                    self.err(gs, path + ("id" if ph in id_fmt else "label",), "E301",
-                             f"'{{{ph}}}' names no argument of move '{name}'", did_you_mean(ph, dict(params)))
-            r.moves[name] = MoveDef(name, params, cond, block, id_fmt, d.get("label", id_fmt))
+            label = d.get("label", id_fmt)
+            ok = True
+            for key, text in (("id", id_fmt), ("label", label)):
+                try:
+                    fields = [f for _, f, spec, conv in string.Formatter().parse(text) if f is not None]
+                    bad = [f for _, f, spec, conv in string.Formatter().parse(text) if f is not None and (spec or conv)]
+                except ValueError as exc:
+                    self.err(gs, path + (key,), "E201", f"bad {key} template of move '{name}': {exc}",
+                             "write {argument} for an argument's value, {{ and }} for braces")
+                    ok = False
+                    continue
+                for ph in fields:
+                    if ph not in dict(params) or ph in bad:
+                        self.err(gs, path + (key,), "E301", f"'{{{ph}}}' names no argument of move '{name}'",
+                                 did_you_mean(ph, dict(params)) or "placeholders are {argument} only")
+                        ok = False
+            if ok and set(p for p, _ in params) - set(
+                    f for _, f, _, _ in string.Formatter().parse(id_fmt) if f is not None):
+                self.err(gs, path + ("id",), "E402", f"the id of move '{name}' leaves out an argument",
+                         "two actions would share one id: name every argument in the id")
+            if id_fmt in ids:
+                self.err(gs, path + ("id",) if "id" in d else path, "E305",
+                         f"moves '{ids[id_fmt]}' and '{name}' have the same action id template '{id_fmt}'",
+                         key="id" not in d)
+            ids[id_fmt] = name
+            r.moves[name] = MoveDef(name, params, cond, block, id_fmt if ok else name,
+                                    label if ok else name, bool(d.get("private")))
 
     def _track_spaces(self, g, gs):
         for name, d in (g.get("tracks") or {}).items():
@@ -497,15 +548,18 @@ class Builder:
             path = ("triggers", i)
             scope = {"me": ("local", "me", "player")}
             params = []
+            reads = set()  # what the domains and the condition read: the trigger's channels
+            self.c.reads.append(reads)
             for a, dom in (d.get("for") or {}).items():
                 f, t = self.c.expr_text(dom, self.src(gs, path + ("for", a), f"trigger {d['id']}"), scope)
                 params.append((a, self.c.as_list(f, t)))
                 scope[a] = ("local", a, ANY)
-            reads = set()
-            self.c.reads.append(reads)
             cond = self.c.expr_text(d["when"], self.src(gs, path + ("when",), f"trigger {d['id']}"), scope)[0]
             self.c.reads.pop()
-            mask = r.mask_of(reads - {"!"})
+            if "!" in reads:
+                self.err(gs, path + ("when",), "E402", f"trigger '{d['id']}' draws on chance in its condition",
+                         "conditions must not roll dice or draw at random; do that in the effect")
+            mask = r.mask_of(reads) or -1  # a condition reading nothing is checked after every step
             block = self.c.block_text(d["do"], self.src(gs, path + ("do",), f"trigger {d['id']}"), scope)
             r.triggers.append(Trigger(d["id"], params, cond, block, d.get("once", True), mask))
 

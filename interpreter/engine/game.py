@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from ..errors import IllegalAction, RuleError, SaveError
+from ..errors import EngineError, IllegalAction, RuleError, SaveError
 from ..model.rules import fmt_value as _fmt
 from ..model.state import State
 from . import vm
@@ -109,6 +109,9 @@ class GameState(State):
             if i == n:
                 if m.cond is None or m.cond(self, env):
                     aid = m.make_id(env)
+                    if aid in out:
+                        raise EngineError(f"two legal actions share the id {aid!r}: give move "
+                                          f"'{m.name}' an id naming all its arguments")
                     out[aid] = Action(aid, None, player, (m.name, dict(env)), rules)
                 return
             name, dom = params[i]
@@ -149,13 +152,15 @@ class GameState(State):
         p = self.pending
         t = p["type"]
         fr = self.stack[-1]
+        entry = f"{a.player}: {a.label}" if t == "ask" else None  # formatted before any change
         self._legal = None
         self.pending = None
         self.history.append(aid)
         if t == "ask":
             name, binding = a.payload
             fr[1] += 1
-            self.log.append(f"{a.player}: {a.label}")
+            m = self.rules.moves[name]
+            self.log.append(entry if not m.private else [a.player, entry, f"{a.player}: {m.name}"])
             self.stack.append([self.rules.moves[name].block, 0, dict(binding), None])
         elif t == "choose":
             fr[2][p["var"]] = a.payload
@@ -172,6 +177,9 @@ class GameState(State):
             self.stack.append([stmt.branches[a.payload], 0, fr[2], None])
         self.steps = 0
         vm.run(self)
+        if self.pending is not None and self.pending["type"] == "ask" and not self.legal_actions():
+            raise EngineError(f"{self.pending['player']} must act but no move is legal "
+                              f"(moves offered: {', '.join(self.pending['moves'])})")
         return self
 
     # ---- views --------------------------------------------------------------------
@@ -200,16 +208,16 @@ class GameState(State):
             "current_player": self.current_player,
             "vars": vars_,
             "zones": zones,
-            "pieces": {"|".join("" if x is None else str(x) for x in k): v for k, v in self.pieces.items()},
+            "pieces": [[k, o, loc, n] for (k, o, loc), n in self.pieces.items()],
             "pending": pending,
             "over": self.over,
             "winners": list(self.winners),
             "victory": self.victory,
-            "log": list(self.log),
+            "log": [e if isinstance(e, str) else (e[1] if e[0] == player else e[2]) for e in self.log],
         }
 
     def digest(self) -> str:
-        return hashlib.sha256("\n".join(self.log + self.history).encode()).hexdigest()[:16]
+        return hashlib.sha256("\n".join(map(str, self.log + self.history)).encode()).hexdigest()[:16]
 
 
 class Game:
@@ -254,6 +262,8 @@ class Game:
         if r.flow is not None:
             st.stack.append([r.flow, 0, {"me": None}, None])
         vm.run(st)
+        if st.pending is not None and st.pending["type"] == "ask" and not st.legal_actions():
+            raise EngineError(f"{st.pending['player']} must act but no move is legal")
         return st
 
     def state_from_json(self, text) -> GameState:
@@ -286,6 +296,8 @@ def _build(name_or_path: str):
 
 def load_game(name_or_path: str, mods=()) -> Game:
     """Load, check and compile a game. Raises RuleError with every problem found."""
+    if mods:
+        raise NotImplementedError("mods are not supported yet (see the modding issue)")
     rules, diags = _build(name_or_path)
     if diags or rules is None:
         raise RuleError(diags)

@@ -28,7 +28,12 @@ def run(st) -> None:
         if pc >= len(blk):
             stack.pop()
             continue
-        blk[pc](st, fr)
+        try:
+            blk[pc](st, fr)
+        except EngineError:
+            raise
+        except Exception as exc:  # a rule failed: say where, as an EngineError
+            raise EngineError(f"{st.rules.where(fr[0], pc)}: {type(exc).__name__}: {exc}") from None
         if st.dirty:
             forget(st, st.dirty)
             check_triggers(st)
@@ -40,6 +45,11 @@ def run(st) -> None:
         st.victory = "none"
         st.log.append("the game flow ended without a winner")
     st.steps += steps
+    p = st.pending
+    if p is not None and p["player"] not in st.rules.players:
+        where = st.rules.where(stack[-1][0], stack[-1][1]) if stack else "?"
+        raise EngineError(f"{where}: a decision for {p['player']!r}, who is not a player "
+                          f"(a choice in a trigger needs 'by')")
 
 
 def forget(st, written: int) -> None:
@@ -65,11 +75,16 @@ def check_triggers(st) -> None:
     st.dirty = 0
     if st.over:
         return
+    # triggers due together run in declaration order: push the later ones first
+    before = len(st.stack)
     for t in st.rules.triggers:
         if t.mask & d:
+            n = len(st.stack)
             _check(st, t)
-            if st.over:
-                return
+            if len(st.stack) > n and n > before:
+                fired = st.stack[n:]
+                del st.stack[n:]
+                st.stack[before:before] = fired
 
 
 def _check(st, t) -> None:
@@ -82,6 +97,7 @@ def _check(st, t) -> None:
         envs = list(_bindings(st, t.params, {"me": None}))
         values = [tuple(e[p] for p, _ in t.params) for e in envs]
     vars_ = st.vars
+    fired_now = []
     for env, vals in zip(envs, values):
         key = keys.get(vals)
         if key is None:
@@ -93,9 +109,10 @@ def _check(st, t) -> None:
             if fired:
                 continue
             vars_[key] = True
-            st.stack.append([t.block, 0, env, None])
+            fired_now.append([t.block, 0, env, None])
         elif fired:  # an edge trigger re-arms when its condition turns false
             vars_[key] = False
+    st.stack.extend(reversed(fired_now))  # the first binding (seat order) runs first
 
 
 def emit(st, name: str, args: dict, me=None) -> None:

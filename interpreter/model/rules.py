@@ -53,6 +53,7 @@ class MoveDef:
     block: int
     id_fmt: str
     label_fmt: str
+    private: bool = False  # the log shows its label to the mover only; others see the move's name
 
     def __post_init__(self):
         import re
@@ -126,6 +127,7 @@ class Rules:
         self.grants: dict = {}
         self.grant_names: set = set()
         self.blocks: list = []
+        self.block_src: dict = {}    # block id -> [(Src, line, col)] per statement, for errors
         self.flow = None
         self.evaluate = None
         self.hud = {"players": {}, "zones": [], "player_zones": []}
@@ -164,6 +166,17 @@ class Rules:
         for c in chans:
             m |= self.bit(c)
         return m
+
+    def where(self, block: int, pc: int) -> str:
+        """'path:line' of a statement, for run-time error messages."""
+        try:
+            src, line, col = self.block_src[block][pc]
+            if src.source is None:
+                return f"<text>:{line}"
+            fl, _ = src.source.text_pos(src.path, line, col)
+            return f"{src.source.display}:{fl} ({src.what})"
+        except (KeyError, IndexError, AttributeError):
+            return f"block {block} statement {pc}"
 
     def display(self, value) -> str:
         p = self.props.get(value) if isinstance(value, str) else None

@@ -97,7 +97,7 @@ class State:
             "vars": self.vars,
             "zones": self.zones,
             "facedown": sorted(self.facedown),
-            "pieces": {"|".join("" if p is None else str(p) for p in k): v for k, v in self.pieces.items()},
+            "pieces": [[k, o, loc, n] for (k, o, loc), n in self.pieces.items()],
             "stack": frames,
             "envs": envs,
             "pending": self.pending,
@@ -137,11 +137,12 @@ class State:
                     st.where[it] = z
             st.facedown = set(d["facedown"])
             st.pieces = {}
-            for k, v in d["pieces"].items():
-                kind, owner, loc = k.split("|")
-                if not isinstance(v, int) or v < 0:
-                    raise SaveError(f"bad piece count for {k!r}")
-                st.pieces[(kind, owner or None, loc)] = v
+            for kind, owner, loc, n in d["pieces"]:
+                if kind not in rules.kinds or (owner is not None and owner not in rules.players):
+                    raise SaveError(f"unknown piece kind or owner {kind!r}/{owner!r}")
+                if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
+                    raise SaveError(f"bad piece count {n!r} for {kind} at {loc!r}")
+                st.pieces[(kind, owner, loc)] = n
             envs = [dict(e) for e in d["envs"]]
             st.stack = []
             for block, pc, ei, aux in d["stack"]:
