@@ -248,13 +248,16 @@ def _sim_batch(task):
     game = load_game(game_name)
     out = []
     for seed in seeds:
-        st = game.new_game(seed=seed)
         seat = {p: make_agent(a, seed * 7919 + agent_seed + i) for i, (p, a) in enumerate(zip(game.players, agents))}
         n = 0
         t = time.perf_counter()
-        while not st.over:
-            st.apply(seat[st.current_player].act(st))
-            n += 1
+        try:
+            st = game.new_game(seed=seed)
+            while not st.over:
+                st.apply(seat[st.current_player].act(st))
+                n += 1
+        except EngineError as exc:
+            raise EngineError(f"game with seed {seed}, after {n} actions: {exc}") from None
         out.append({"seed": seed, "winners": st.winners, "victory": st.victory, "actions": n,
                     "seconds": time.perf_counter() - t})
     return out
@@ -505,6 +508,9 @@ def main(argv=None) -> int:
         return args.func(args) or 0
     except SaveError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except EngineError as exc:
+        print(f"error: the rules failed while running: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -40,6 +40,10 @@ def _compatible(want: str, got: str) -> bool:
     return False
 
 
+class GeneratedCodeError(Exception):
+    """Python refused the code generated for a rule (nesting too deep, too long)."""
+
+
 class Src:
     """Where a DSL text lives: a Source (file) and the YAML path of the scalar."""
 
@@ -84,15 +88,25 @@ class Compiler:
     # ------------------------------------------------------------ entry points
     def expr_text(self, text, src: Src, scope: dict):
         node = self._parse(text, src, expr=True)
-        if node is None:
-            return (lambda st, env: None), ANY
-        return self.expr(node, scope, src)
+        if node is not None:
+            try:
+                return self.expr(node, scope, src)
+            except (RecursionError, GeneratedCodeError) as exc:
+                self._too_complex(src, exc)
+        return (lambda st, env: None), ANY
 
     def block_text(self, text, src: Src, scope: dict) -> int:
         node = self._parse(text, src, expr=False)
-        if node is None:
-            return self.new_block([])
-        return self.block(node, scope, src)
+        if node is not None:
+            try:
+                return self.block(node, scope, src)
+            except (RecursionError, GeneratedCodeError) as exc:
+                self._too_complex(src, exc)
+        return self.new_block([])
+
+    def _too_complex(self, src, exc):
+        self.error(src, None, "E201", f"{src.what or 'effect'} is too deeply nested or too long to compile",
+                   "split it with let or into procedures")
 
     def new_block(self, stmts) -> int:
         self.r.blocks.append(stmts)
@@ -185,8 +199,8 @@ class Compiler:
         src = f"def {name}({args}):\n    return {code}\n"
         try:
             exec(compile(src, f"<effect {name}>", "exec"), self.ns)
-        except SyntaxError as exc:  # a compiler defect, never a user error
-            raise RuntimeError(f"generated code does not compile: {exc}: {src}") from None
+        except (SyntaxError, RecursionError, MemoryError) as exc:  # too deep or too long
+            raise GeneratedCodeError(str(exc)) from None
         return self.ns[name]
 
     def expr(self, node: Node, scope: dict, src: Src):
@@ -520,8 +534,8 @@ class Compiler:
                     f"    return v\n")
         try:
             exec(compile(code, f"<function {name}>", "exec"), self.ns)
-        except SyntaxError as exc:
-            raise RuntimeError(f"generated code does not compile: {exc}: {code}") from None
+        except (SyntaxError, RecursionError, MemoryError) as exc:
+            raise GeneratedCodeError(str(exc)) from None
         done = self._functions[name] = (fname, typ, frozenset(reads))
         return done
 
@@ -548,8 +562,8 @@ class Compiler:
         src = f"def {name}(st, fr):\n    env = fr[2]\n{lines}\n"
         try:
             exec(compile(src, f"<statement {name}>", "exec"), self.ns)
-        except SyntaxError as exc:  # a compiler defect, never a user error
-            raise RuntimeError(f"generated code does not compile: {exc}: {src}") from None
+        except (SyntaxError, RecursionError, MemoryError) as exc:
+            raise GeneratedCodeError(str(exc)) from None
         return self.ns[name]
 
     def s_let(self, node, scope, src):

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken, VisitError
 
 GRAMMAR_PATH = Path(__file__).resolve().parents[2] / "grammar" / "effects.lark"
 
@@ -355,7 +355,15 @@ def parse(text: str, start: str = "start") -> Node:
     hit = cache.get(key)
     if hit is not None:
         return hit
-    node = _parse(text, start)
+    if len(text) > 100_000:
+        raise DSLSyntaxError("effect text longer than 100,000 characters", 1, 1, "split it into procedures")
+    try:
+        node = _parse(text, start)
+    except RecursionError:
+        raise DSLSyntaxError("expression nested too deeply", 1, 1, "split it with let") from None
+    except VisitError as exc:
+        raise DSLSyntaxError(f"cannot read a value: {exc.orig_exc}", 1, 1,
+                             "numbers have at most a few thousand digits") from None
     if len(cache) > 20000:
         cache.clear()
     cache[key] = node

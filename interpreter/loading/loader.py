@@ -216,11 +216,17 @@ def load_spec(name_or_path: str) -> Spec:
         if not matches:
             spec.error(src, ("include", i), "E002", f"include '{pattern}' matches no file",
                        "paths are relative to the game folder; globs like cards/*.yaml work")
+        top = root.resolve()
         for m in matches:
             p = Path(m)
-            if p.resolve() in seen:
+            real = p.resolve()
+            if real in seen:
                 continue
-            seen.add(p.resolve())
+            seen.add(real)
+            if top not in real.parents or not real.is_file():
+                spec.error(src, ("include", i), "E002", f"include '{m}' is not a file inside the game folder",
+                           "a game (or a mod) may only include its own files")
+                continue
             _load_part(p, spec)
     return spec
 

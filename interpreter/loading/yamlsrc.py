@@ -33,6 +33,25 @@ class _Loader(_Base):
 _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
 
 
+MAX_VALUES = 1_000_000
+
+
+def _expanded_size(data, limit) -> int:
+    """How many values the document holds once aliases are expanded (stops past limit)."""
+    count = 0
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        count += 1
+        if count > limit:
+            return count
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return count
+
+
 class Source:
     """One rule file: its text, parsed data, and lazy position lookup."""
 
@@ -47,6 +66,19 @@ class Source:
         loader = _Loader(self.text)
         try:
             self.data = loader.get_single_data()
+            size = _expanded_size(self.data, MAX_VALUES)
+            if size > MAX_VALUES:
+                self.data = None
+                diags.append(Diagnostic(self.display, 1, 1, "E001",
+                                        f"the file expands to more than {MAX_VALUES} values (YAML aliases)",
+                                        "anchors and aliases may share data, not multiply it"))
+                return None
+        except (ValueError, RecursionError, MemoryError) as exc:
+            self.data = None
+            what = "nesting too deep" if isinstance(exc, RecursionError) else str(exc).split("\n")[0][:120]
+            diags.append(Diagnostic(self.display, 1, 1, "E001", f"YAML value cannot be read: {what}",
+                                    "numbers have at most a few thousand digits; nesting stays shallow"))
+            return None
         except yaml.YAMLError as exc:
             problem = getattr(exc, "problem", None) or str(exc)
             context = getattr(exc, "context", None) or ""
