@@ -47,9 +47,7 @@ case("yaml_bad_indentation", "a card key indented one space less than its siblin
      E("E001", "cards.yaml", "   color: blue", off=3, col=False, message="YAML syntax error"))
 case("yaml_unclosed_bracket", "the players list in game.yaml is never closed",
      [R("game.yaml", "players: [north, south]", "players: [north, south")],
-     E("E001", "game.yaml", "[north", col=False, message="YAML syntax error"),
-     xfail="reported on the next line (where PyYAML gave up), not on the line of the unclosed '['; "
-           "the loader drops PyYAML's context_mark ('while parsing a flow sequence')")
+     E("E001", "game.yaml", "[north", col=False, message="YAML syntax error"))
 case("yaml_tab_indent", "a tab used for indentation in game.yaml",
      [R("game.yaml", "  deck: {visibility: hidden, face: down}\n", "\tdeck: {visibility: hidden, face: down}\n")],
      E("E001", "game.yaml", "\tdeck", message="YAML syntax error"))
@@ -88,8 +86,7 @@ case("schema_bad_item_id", "an item id with a dash",
      E("E101", "cards.yaml", "dark-riders", message="'dark-riders' is not a valid name"))
 case("schema_bad_region_name", "a region name with a dash (a mapping key)",
      [R("board.yaml", "  vale: {name: Vale}\n", "  vale: {name: Vale}\n  dark-wood: {name: Dark Wood}\n")],
-     E("E101", "board.yaml", "dark-wood", message="'dark-wood' is not a valid name"),
-     xfail="propertyNames errors point at the first key of the mapping (the 'hill' line), not at the bad key")
+     E("E101", "board.yaml", "dark-wood", message="'dark-wood' is not a valid name"))
 
 # ------------------------------------------------------------------ DSL syntax (E201)
 case("dsl_syntax_procedure", "a missing comma on line 3 of the setup procedure",
@@ -176,8 +173,7 @@ case("duplicate_item_across_files", "a token reuses a card's id",
      E("E305", "tokens.yaml", "id: scout", col=False, message="duplicate item id 'scout'"))
 case("duplicate_region", "the same region declared twice in board.yaml",
      [R("board.yaml", "  vale: {name: Vale}\n", "  vale: {name: Vale}\n  hill: {name: High Hill}\n")],
-     E("E305", "board.yaml", "hill: {name: High Hill}", message="duplicate region id 'hill'"),
-     xfail="PyYAML keeps the last of two equal mapping keys silently; the checker never sees the first 'hill'")
+     E("E305", "board.yaml", "hill: {name: High Hill}", message="duplicate key 'hill'"))
 case("duplicate_region_across_files", "a second board file declares an existing region",
      [W("board2.yaml", "# A second board part.\nkind: board\n\nregions:\n  mere: {name: Mere}\n  ford: {name: Ford}\n"),
       R("game.yaml", "include: [board.yaml, cards.yaml, tokens.yaml]",
@@ -248,18 +244,15 @@ case("function_as_statement", "a function called on a line of its own",
 case("unused_function_unknown_name", "an unknown name inside a function that nothing calls",
      [R("game.yaml", "  strength(p): units(p) + mod(p, 'extra')\n",
         "  strength(p): units(p) + mod(p, 'extra')\n  reach(p): count(adjacent(hil))\n")],
-     E("E301", "game.yaml", "hil))", message="unknown name 'hil'"),
-     xfail="game functions are only checked where they are inlined; an unused function is never checked")
+     E("E301", "game.yaml", "hil))", message="unknown name 'hil'"))
 
 case("item_region_prop_list", "a region-typed item property given a list of regions",
      [R("game.yaml", "      power: int\n", "      power: int\n      home: region?\n"),
       R("tokens.yaml", "    at: allies.north\n", "    at: allies.north\n    home: [hill, ford]\n")],
-     E("E402", "tokens.yaml", "[hill, ford]", message="home"),
-     xfail="checker crashes (unhashable list in 'v not in spec.regions', build.py _check_value): only E999 is reported")
+     E("E402", "tokens.yaml", "[hill, ford]", message="home"))
 case("duplicate_player", "the same player listed twice",
      [R("game.yaml", "players: [north, south]", "players: [north, north]")],
-     E("E305", "game.yaml", "north]", message="north"),
-     xfail="duplicate players are accepted silently (no uniqueItems in the schema, Builder.sym ignores equal re-declarations)")
+     E("E305", "game.yaml", "north]", message="north"))
 # ------------------------------------------------------------------ two defects, two files
 case("two_defects_two_files", "an unknown region in cards.yaml and an unknown move in game.yaml",
      [R("cards.yaml", "muster(2, hill)", "muster(2, hil)"),
@@ -270,9 +263,7 @@ case("two_defects_schema_and_dsl", "a per-player variable without init (schema) 
      [R("game.yaml", "score: {per: players, init: 0}", "score: {per: players}"),
       R("cards.yaml", "muster(2, hill)", "muster(2, hil)")],
      E("E101", "game.yaml", "score: {per: players}", off=7, message="vars/score"),
-     E("E301", "cards.yaml", "hil)", message="unknown name 'hil'"),
-     xfail="the builder raises KeyError('init') on the schema-invalid variable; game.py _build swallows "
-           "exceptions when diagnostics already exist, so every later check (cards.yaml) is skipped, without E999")
+     E("E301", "cards.yaml", "hil)", message="unknown name 'hil'"))
 
 
 def locate(text, needle, occ, off):
@@ -325,6 +316,60 @@ def main():
             doc["xfail"] = xfail
         (d / "expect.yaml").write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120))
     print(len(CASES), "cases")
+
+
+# ------------------------------------------------------------------ regressions from the engine review
+case("function_param_injection", "a function signature smuggling Python into generated code",
+     [R("game.yaml", "  units(p): sum(", "  'units(p=\"\"\")': sum(")],
+     E("E201", "game.yaml", "'units(p=", message="bad function signature"))
+case("include_outside_game", "an include reaching outside the game folder",
+     [R("game.yaml", "include: [board.yaml, cards.yaml, tokens.yaml]",
+        "include: [board.yaml, cards.yaml, tokens.yaml, ../../../games/duel/board.yaml]")],
+     E("E002", "game.yaml", "../../../games", message="not a file inside the game folder", col=False))
+case("yaml_alias_bomb", "nested aliases that expand to billions of values",
+     [W("tokens.yaml", "kind: cards\ntype: token\nitems: []\nx0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+        + "".join(f"x{i}: &a{i} [*a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}]\n"
+                  for i in range(1, 9)))],
+     dict(code="E001", file="tokens.yaml", line=1, message="expands to more than"))
+case("move_label_brace", "a move label with a stray closing brace",
+     [R("game.yaml", 'label: "take {card}"', 'label: "take {card} }"')],
+     E("E201", "game.yaml", '"take {card} }"', message="bad label template"))
+case("owner_zone_without_owner", "an owner-only zone that belongs to nobody",
+     [R("game.yaml", "  deck: {visibility: hidden, face: down}", "  deck: {visibility: owner, face: down}")],
+     E("E306", "game.yaml", "owner, face", message="visible to its owner but has none"))
+case("duplicate_action_ids", "two moves that produce the same action ids",
+     [R("game.yaml", "  pass:\n    do: gain(1)", "  pass:\n    id: \"take:{card}\"\n    args: {card: available(row)}\n    do: gain(1)")],
+     E("E305", "game.yaml", '"take:{card}"\n    args: {card: available(row)}\n    do: gain(1)', message="same action id"))
+case("chance_in_move_condition", "a move whose legality depends on a die roll",
+     [R("game.yaml", "    if: score[me] >= card.cost", "    if: roll(6) > 3")],
+     E("E402", "game.yaml", "take:\n", message="draws on chance", col=False))
+
+
+# ------------------------------------------------------------------ regressions from the engine review
+case("function_param_injection", "a function signature smuggling Python into generated code",
+     [R("game.yaml", "  units(p): sum(", "  'units(p=\"\"\")': sum(")],
+     E("E201", "game.yaml", "'units(p=", message="bad function signature"))
+case("include_outside_game", "an include reaching outside the game folder",
+     [R("game.yaml", "include: [board.yaml, cards.yaml, tokens.yaml]",
+        "include: [board.yaml, cards.yaml, tokens.yaml, ../../../games/duel/board.yaml]")],
+     E("E002", "game.yaml", "../../../games", message="not a file inside the game folder", col=False))
+case("yaml_alias_bomb", "nested aliases that expand to billions of values",
+     [W("tokens.yaml", "kind: cards\ntype: token\nitems: []\nx0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+        + "".join(f"x{i}: &a{i} [*a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}]\n"
+                  for i in range(1, 9)))],
+     dict(code="E001", file="tokens.yaml", line=1, message="expands to more than"))
+case("move_label_brace", "a move label with a stray closing brace",
+     [R("game.yaml", 'label: "take {card}"', 'label: "take {card} }"')],
+     E("E201", "game.yaml", '"take {card} }"', message="bad label template"))
+case("owner_zone_without_owner", "an owner-only zone that belongs to nobody",
+     [R("game.yaml", "  deck: {visibility: hidden, face: down}", "  deck: {visibility: owner, face: down}")],
+     E("E306", "game.yaml", "owner, face", message="visible to its owner but has none"))
+case("duplicate_action_ids", "two moves that produce the same action ids",
+     [R("game.yaml", "  pass:\n    do: gain(1)", "  pass:\n    id: \"take:{card}\"\n    args: {card: available(row)}\n    do: gain(1)")],
+     E("E305", "game.yaml", '"take:{card}"\n    args: {card: available(row)}\n    do: gain(1)', message="same action id"))
+case("chance_in_move_condition", "a move whose legality depends on a die roll",
+     [R("game.yaml", "    if: score[me] >= card.cost", "    if: roll(6) > 3")],
+     E("E402", "game.yaml", "take:\n", message="draws on chance", col=False))
 
 
 main()
