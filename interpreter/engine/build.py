@@ -393,10 +393,10 @@ class Builder:
                 if k in RESERVED_ITEM_KEYS:
                     continue
                 if k not in decl:
-                    self.err(e.source, e.path + (k,), "E303", f"item type '{t}' has no property '{k}'",
+                    self.err(e.source, e.at(k), "E303", f"item type '{t}' has no property '{k}'",
                              did_you_mean(k, decl) or f"declared: {', '.join(decl)}", key=True)
                     continue
-                self._check_value(decl[k], v, e, e.path + (k,))
+                self._check_value(decl[k], v, e, e.at(k))
                 props[k] = v
             for k, typ in decl.items():
                 if k not in props:
@@ -411,10 +411,10 @@ class Builder:
             at = d.get("at")
             if at is not None:
                 if at not in r.zones:
-                    self.err(e.source, e.path + ("at",), "E306", f"unknown zone '{at}'",
+                    self.err(e.source, e.at("at"), "E306", f"unknown zone '{at}'",
                              did_you_mean(at, r.zones) or "zone ids are family.key, e.g. deck.1")
                 elif r.zones[at].tableau:
-                    self.err(e.source, e.path + ("at",), "E306", f"items cannot start in tableau '{at}'")
+                    self.err(e.source, e.at("at"), "E306", f"items cannot start in tableau '{at}'")
                 else:
                     r.start_zone[iid] = at
             if d.get("grants"):
@@ -595,7 +595,7 @@ class Builder:
             if "effect" in d:
                 r.item_text[iid] = str(d["effect"]).strip()
                 scope = {"me": ("local", "me", "player"), "this": ("local", "this", "item")}
-                r.item_effects[iid] = self.c.block_text(d["effect"], self.src(e.source, e.path + ("effect",),
+                r.item_effects[iid] = self.c.block_text(d["effect"], self.src(e.source, e.at("effect"),
                                                                                f"effect of {iid}"), scope)
             for j, ab in enumerate(d.get("abilities") or []):
                 self._ability(ab, e.source, e.path + ("abilities", j), iid)

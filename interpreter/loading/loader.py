@@ -79,6 +79,11 @@ class Entry:
     value: object
     source: Source
     path: tuple
+    origins: dict = field(default_factory=dict)  # key -> path, for keys taken from defaults:
+
+    def at(self, key) -> tuple:
+        """The YAML path of one key of this entry (in `defaults:` when it came from there)."""
+        return self.origins.get(key, self.path + (key,))
 
 
 @dataclass
@@ -268,7 +273,8 @@ def _load_part(path: Path, spec: Spec):
             merged = dict(defaults)
             merged.update(item)
             merged["type"] = typ
-            _add(spec, spec.items, item["id"], Entry(merged, src, ("items", i)), "item")
+            origins = {k: ("defaults", k) for k in defaults if k not in item}
+            _add(spec, spec.items, item["id"], Entry(merged, src, ("items", i), origins), "item")
 
 
 def _add(spec, table, name, entry, what):

@@ -340,6 +340,9 @@ case("owner_zone_without_owner", "an owner-only zone that belongs to nobody",
 case("duplicate_action_ids", "two moves that produce the same action ids",
      [R("game.yaml", "  pass:\n    do: gain(1)", "  pass:\n    id: \"take:{card}\"\n    args: {card: available(row)}\n    do: gain(1)")],
      E("E305", "game.yaml", '"take:{card}"\n    args: {card: available(row)}\n    do: gain(1)', message="same action id"))
+case("defaults_bad_zone", "a starting zone given once under defaults: is reported there, once",
+     [R("cards.yaml", "defaults: {at: deck, cost: 0}", "defaults: {at: dekc, cost: 0}")],
+     E("E306", "cards.yaml", "dekc", message="unknown zone 'dekc'"))
 case("chance_in_move_condition", "a move whose legality depends on a die roll",
      [R("game.yaml", "    if: score[me] >= card.cost", "    if: roll(6) > 3")],
      E("E402", "game.yaml", "take:\n", message="draws on chance", col=False))
@@ -367,6 +370,9 @@ case("owner_zone_without_owner", "an owner-only zone that belongs to nobody",
 case("duplicate_action_ids", "two moves that produce the same action ids",
      [R("game.yaml", "  pass:\n    do: gain(1)", "  pass:\n    id: \"take:{card}\"\n    args: {card: available(row)}\n    do: gain(1)")],
      E("E305", "game.yaml", '"take:{card}"\n    args: {card: available(row)}\n    do: gain(1)', message="same action id"))
+case("defaults_bad_zone", "a starting zone given once under defaults: is reported there, once",
+     [R("cards.yaml", "defaults: {at: deck, cost: 0}", "defaults: {at: dekc, cost: 0}")],
+     E("E306", "cards.yaml", "dekc", message="unknown zone 'dekc'"))
 case("chance_in_move_condition", "a move whose legality depends on a die roll",
      [R("game.yaml", "    if: score[me] >= card.cost", "    if: roll(6) > 3")],
      E("E402", "game.yaml", "take:\n", message="draws on chance", col=False))
