@@ -59,7 +59,7 @@ def cmd_validate(args) -> int:
             diags = check_game(str(d))
             ms = (time.perf_counter() - t) * 1000
             for diag in diags:
-                print(str(diag))
+                print(str(diag), flush=True)
             total += len(diags)
             status = "ok" if not diags else f"{len(diags)} problem(s)"
             print(f"{d}: {status} ({ms:.0f} ms)", file=sys.stderr)

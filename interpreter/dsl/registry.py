@@ -398,7 +398,7 @@ def _reveal(st, x):
     """Turn an item face up."""
     st.facedown.discard(x)
     z = st.where.get(x)
-    st.dirty |= st.rules.zones[z].bit if z else 0
+    st.dirty |= st.rules.zones[z].bit if z else -1
 
 
 @stmt("conceal", "x:item")
@@ -406,7 +406,7 @@ def _conceal(st, x):
     """Turn an item face down."""
     st.facedown.add(x)
     z = st.where.get(x)
-    st.dirty |= st.rules.zones[z].bit if z else 0
+    st.dirty |= st.rules.zones[z].bit if z else -1
 
 
 def shift_pieces(st, kind, owner, n, src, dst) -> int:
