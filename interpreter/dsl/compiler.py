@@ -1,19 +1,28 @@
-"""Check and compile effect-language ASTs into Python closures.
+"""Check the effect language and compile it to generated Python.
 
 One walk does both jobs: every name is resolved (locals, game variables, zones, regions,
 items, players, enum values, functions, procedures, moves, events) and every call is
 checked against the registry's signature; problems become diagnostics pointing at the
 exact line and column of the rule file. What survives is compiled:
 
-* an expression becomes ``f(state, env) -> value``;
+* an expression becomes Python source, compiled into ``f(state, env) -> value``
+  (comprehensions are real Python comprehensions, constants are literals);
 * a statement becomes ``s(state, frame)`` placed in a *block* (a list of statements)
-  that the interpreter (``engine.vm``) runs frame by frame. Blocks are numbered in
-  compile order, so a saved stack ``[block, pc, env, aux]`` resumes after a reload.
+  that the interpreter (``engine.vm``) runs frame by frame. Simple statements (let,
+  assignment, a primitive call, if, while) are generated code too; the others (loops,
+  choices, procedure calls) are closures that push frames or set the pending decision.
+  Blocks are numbered in compile order, so a saved stack ``[block, pc, env, aux]``
+  resumes after a reload of the same rules.
 
-Game functions are inlined (no call overhead, no env allocation); procedures get a
-frame of their own. While compiling a trigger condition, the compiler also records which
-*channels* (zone families, piece kinds, variables) it reads, so the interpreter checks a
-trigger only after a step that wrote one of them.
+No text from a rule file is pasted into generated code except as ``repr()`` literals or
+names the grammar already restricts to identifiers (prefixed); parameters of game
+functions become positional names ``a0, a1, ...``.
+
+Each game function becomes one generated Python function whose value is memoised in
+``state._memo`` together with the *channels* (zone families, piece kinds, variables) it
+reads; the interpreter drops the value after a step that writes one of them. Trigger
+conditions record their channels the same way, so a trigger is checked only after a step
+that wrote something it reads.
 """
 from __future__ import annotations
 
@@ -131,11 +140,6 @@ class Compiler:
             self.ns[name] = value
         return name
 
-    def bind(self, prefix, obj) -> str:
-        name = f"_{prefix}{len(self.ns)}"
-        self.ns[name] = obj
-        return name
-
     def name(self, node: Node, scope: dict, src: Src):
         n = node.a[0]
         b = scope.get(n)
@@ -160,7 +164,7 @@ class Compiler:
             return self.const(value), typ
         if n in r.functions:
             if not r.functions[n][0]:  # a function without parameters reads like a name
-                return self.inline(node, n, [], {}, scope, src)
+                return self.call_function(node, n, [], {}, scope, src)
             self.error(src, node, "E404", f"function '{n}' needs arguments", f"write {n}(...)")
             return "None", ANY
         hint = did_you_mean(n, self._visible_names(scope))
@@ -345,7 +349,7 @@ class Compiler:
         name, pos, kw = node.a
         r = self.r
         if name in r.functions:
-            return self.inline(node, name, pos, kw, scope, src)
+            return self.call_function(node, name, pos, kw, scope, src)
         prim = self.primitive(node, name, "fn", src)
         if prim is None:
             return "None", ANY
@@ -466,7 +470,7 @@ class Compiler:
                 out.append(c)
         return out
 
-    def inline(self, node, name, pos, kw, scope, src):
+    def call_function(self, node, name, pos, kw, scope, src):
         """A call of a game function: check the arguments, then call its generated function."""
         r = self.r
         params = r.functions[name][0]
@@ -640,19 +644,16 @@ class Compiler:
             st.stack.append([block_ref[0], 0, new, None])
         return call
 
-    def _branch_block(self, blk, scope, src):
-        return self.block(blk, scope, src)
-
     def s_if(self, node, scope, src):
         clauses, else_blk = node.a
         lines = ["fr[1] += 1"]
         for i, (c, b) in enumerate(clauses):
             cc = self.code(c, scope, src)[0]
             lines.append(f"{'if' if i == 0 else 'elif'} {cc}:")
-            lines.append(f"    st.stack.append([{self._branch_block(b, scope, src)}, 0, env, None])")
+            lines.append(f"    st.stack.append([{self.block(b, scope, src)}, 0, env, None])")
         if else_blk is not None:
             lines.append("else:")
-            lines.append(f"    st.stack.append([{self._branch_block(else_blk, scope, src)}, 0, env, None])")
+            lines.append(f"    st.stack.append([{self.block(else_blk, scope, src)}, 0, env, None])")
         return self.statement("\n".join(lines))
 
     def s_repeat(self, node, scope, src):
