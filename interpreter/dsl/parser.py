@@ -9,8 +9,6 @@ import hashlib
 import os
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, UnexpectedInput, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken, VisitError
 
 GRAMMAR_PATH = Path(__file__).resolve().parents[2] / "grammar" / "effects.lark"
 
@@ -47,9 +45,12 @@ def _cache_file() -> str:
     return os.path.join(path, f"effects-{digest}.lark.cache")
 
 
-def get_parser() -> Lark:
+def get_parser():
+    """The LALR parser (Lark is imported only when some text is not in the parse cache)."""
     p = _parsers.get("p")
     if p is None:
+        from lark import Lark
+
         cache = _cache_file()
         kwargs = dict(parser="lalr", propagate_positions=True, maybe_placeholders=True,
                       start=["start", "expr_only"])
@@ -67,12 +68,22 @@ def _pos(meta_or_tok):
     return line, col
 
 
-def _tok(t):
-    return str(t) if isinstance(t, Token) else t
+Token = None  # lark.Token, bound when Lark is first needed
 
 
-@v_args(meta=True)
-class _ToAST(Transformer):
+def _make_transformer():
+    global Token
+    from lark import Token as _Token
+    from lark import Transformer, v_args
+
+    Token = _Token
+    methods = {k: v for k, v in vars(_Rules).items() if callable(v) and not k.startswith("__")}
+    cls = type("_ToAST", (Transformer,), methods)
+    return v_args(meta=True)(cls)()
+
+
+class _Rules:
+    """The tree-to-AST callbacks (attached to a Lark Transformer when Lark is loaded)."""
     # ---- statements -------------------------------------------------------
     def expr_only(self, meta, items):
         return items[0]
@@ -283,7 +294,7 @@ class _ToAST(Transformer):
         return Node("cond", [items[1], items[3], items[5]], *_pos(meta))
 
 
-_to_ast = _ToAST()
+_to_ast = None
 
 _EXPECT_NAMES = {"NAME": "a name", "NUMBER": "a number", "STRING": "a string"}
 
@@ -361,7 +372,11 @@ def parse(text: str, start: str = "start") -> Node:
         node = _parse(text, start)
     except RecursionError:
         raise DSLSyntaxError("expression nested too deeply", 1, 1, "split it with let") from None
-    except VisitError as exc:
+    except Exception as exc:
+        from lark.exceptions import VisitError
+
+        if not isinstance(exc, VisitError):
+            raise
         raise DSLSyntaxError(f"cannot read a value: {exc.orig_exc}", 1, 1,
                              "numbers have at most a few thousand digits") from None
     if len(cache) > 20000:
@@ -372,6 +387,12 @@ def parse(text: str, start: str = "start") -> Node:
 
 
 def _parse(text: str, start: str) -> Node:
+    global _to_ast
+    from lark import UnexpectedInput
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
+    if _to_ast is None:
+        _to_ast = _make_transformer()
     try:
         tree = get_parser().parse(text, start=start)
     except UnexpectedInput as exc:
