@@ -348,34 +348,5 @@ case("chance_in_move_condition", "a move whose legality depends on a die roll",
      E("E402", "game.yaml", "take:\n", message="draws on chance", col=False))
 
 
-# ------------------------------------------------------------------ regressions from the engine review
-case("function_param_injection", "a function signature smuggling Python into generated code",
-     [R("game.yaml", "  units(p): sum(", "  'units(p=\"\"\")': sum(")],
-     E("E201", "game.yaml", "'units(p=", message="bad function signature"))
-case("include_outside_game", "an include reaching outside the game folder",
-     [R("game.yaml", "include: [board.yaml, cards.yaml, tokens.yaml]",
-        "include: [board.yaml, cards.yaml, tokens.yaml, ../../../games/duel/board.yaml]")],
-     E("E002", "game.yaml", "../../../games", message="not a file inside the game folder", col=False))
-case("yaml_alias_bomb", "nested aliases that expand to billions of values",
-     [W("tokens.yaml", "kind: cards\ntype: token\nitems: []\nx0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
-        + "".join(f"x{i}: &a{i} [*a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}]\n"
-                  for i in range(1, 9)))],
-     dict(code="E001", file="tokens.yaml", line=1, message="expands to more than"))
-case("move_label_brace", "a move label with a stray closing brace",
-     [R("game.yaml", 'label: "take {card}"', 'label: "take {card} }"')],
-     E("E201", "game.yaml", '"take {card} }"', message="bad label template"))
-case("owner_zone_without_owner", "an owner-only zone that belongs to nobody",
-     [R("game.yaml", "  deck: {visibility: hidden, face: down}", "  deck: {visibility: owner, face: down}")],
-     E("E306", "game.yaml", "owner, face", message="visible to its owner but has none"))
-case("duplicate_action_ids", "two moves that produce the same action ids",
-     [R("game.yaml", "  pass:\n    do: gain(1)", "  pass:\n    id: \"take:{card}\"\n    args: {card: available(row)}\n    do: gain(1)")],
-     E("E305", "game.yaml", '"take:{card}"\n    args: {card: available(row)}\n    do: gain(1)', message="same action id"))
-case("defaults_bad_zone", "a starting zone given once under defaults: is reported there, once",
-     [R("cards.yaml", "defaults: {at: deck, cost: 0}", "defaults: {at: dekc, cost: 0}")],
-     E("E306", "cards.yaml", "dekc", message="unknown zone 'dekc'"))
-case("chance_in_move_condition", "a move whose legality depends on a die roll",
-     [R("game.yaml", "    if: score[me] >= card.cost", "    if: roll(6) > 3")],
-     E("E402", "game.yaml", "take:\n", message="draws on chance", col=False))
-
 
 main()
