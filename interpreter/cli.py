@@ -182,6 +182,19 @@ def _ask_human(st, console):
         console.print("[red]type a number from the list, an action id, or q to quit[/]")
 
 
+def _options(game, pairs) -> dict:
+    """--option name=value pairs; values read as YAML scalars (3, true, discard)."""
+    import yaml
+
+    out = {}
+    for pair in pairs or []:
+        name, _, value = pair.partition("=")
+        if name not in game.rules.options:
+            raise SystemExit(f"unknown option {name!r}; options: {', '.join(game.rules.options) or 'none'}")
+        out[name] = yaml.safe_load(value) if value else True
+    return out
+
+
 def _log_record(game, st, options=None):
     return {"game": game.name, "rules_digest": game.rules.digest, "seed": st.seed, "options": options or {},
             "actions": list(st.history), "winners": list(st.winners), "victory": st.victory,
@@ -206,7 +219,12 @@ def cmd_play(args) -> int:
         names = ["random" if n == "human" else n for n in names]
     seat = dict(zip(game.players, names))
     agents = {p: make_agent(n, args.seed * 31 + i) for i, (p, n) in enumerate(seat.items()) if n != "human"}
-    st = game.new_game(seed=args.seed)
+    options = _options(game, args.option)
+    try:
+        st = game.new_game(seed=args.seed, options=options)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     console.rule(f"{game.rules.title}: " + ", ".join(f"{p} = {n}" for p, n in seat.items()) + f", seed {args.seed}")
     humans = [p for p, n in seat.items() if n == "human"]
     shown = 0
@@ -234,14 +252,15 @@ def cmd_play(args) -> int:
     render(st, humans[0] if humans else None, console)
     console.rule(f"winners: {', '.join(st.winners) or 'none'} ({st.victory}) after {len(st.history)} actions")
     if args.save_log:
-        Path(args.save_log).write_text(json.dumps(_log_record(game, st), indent=1))
+        Path(args.save_log).write_text(json.dumps(_log_record(game, st, options), indent=1))
         console.print(f"game log saved to {args.save_log}")
     return 0
 
 
 # ----------------------------------------------------------------------------- simulate
 def _sim_batch(task):
-    game_name, agents, seeds, agent_seed = task
+    game_name, agents, seeds, agent_seed, *rest = task
+    options = rest[0] if rest else None
     from . import load_game
     from .agents import make_agent
 
@@ -252,7 +271,7 @@ def _sim_batch(task):
         n = 0
         t = time.perf_counter()
         try:
-            st = game.new_game(seed=seed)
+            st = game.new_game(seed=seed, options=options)
             while not st.over:
                 st.apply(seat[st.current_player].act(st))
                 n += 1
@@ -276,9 +295,16 @@ def cmd_simulate(args) -> int:
         if a not in AGENTS:
             print(f"unknown agent {a!r}; agents: {', '.join(AGENTS)}", file=sys.stderr)
             return 2
+    options = _options(game, args.option)
+    try:
+        game.new_game(seed=args.seed, options=options)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     seeds = list(range(args.seed, args.seed + args.games))
     batch = max(1, min(50, args.games // max(1, args.workers * 4)))
-    tasks = [(str(game.rules.root), agents, seeds[i:i + batch], args.seed) for i in range(0, len(seeds), batch)]
+    tasks = [(str(game.rules.root), agents, seeds[i:i + batch], args.seed, options)
+             for i in range(0, len(seeds), batch)]
     results = []
     t0 = time.perf_counter()
     show = not args.json and sys.stderr.isatty() or args.progress
@@ -313,6 +339,7 @@ def cmd_simulate(args) -> int:
     total_actions = sum(lengths)
     summary = {
         "game": game.name, "games": n, "agents": dict(zip(game.players, agents)), "seed": args.seed,
+        "options": options,
         "wins": {k: wins.get(k, 0) for k in [*game.players, "shared", "none"]},
         "win_rate": {k: round(wins.get(k, 0) / n, 4) for k in [*game.players, "shared", "none"]},
         "victory_types": dict(victories.most_common()),
@@ -469,6 +496,7 @@ def build_parser():
                                     "on a terminal, else random,random)")
     p.add_argument("--watch", action="store_true", help="let the computer play every side")
     p.add_argument("--save-log", help="write the game log (JSON) to this file")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("simulate", help="play many games between agents and report statistics")
@@ -479,6 +507,7 @@ def build_parser():
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--json", action="store_true")
     p.add_argument("--progress", action="store_true", help="show the progress bar even without a terminal")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("replay", help="re-run a saved game log and check it matches")

@@ -115,3 +115,13 @@ def test_cards_lists_every_item(capsys):
     assert code == 0
     for tile in ("barad_dur", "bree", "erebor", "grey_havens", "helms_deep", "isengard", "minas_tirith"):
         assert tile in out
+
+
+def test_game_options_on_the_command_line(capsys):
+    code, out, _ = run(["simulate", "duel", "--games", "4", "--seed", "2", "--json",
+                        "--option", "set_aside=box"], capsys)
+    assert code == 0 and json.loads(out)["options"] == {"set_aside": "box"}
+    code, _, err = run(["simulate", "duel", "--games", "1", "--option", "set_aside=nowhere"], capsys)
+    assert code == 2 and "one of" in err
+    with pytest.raises(SystemExit, match="unknown option"):
+        main(["simulate", "duel", "--games", "1", "--option", "colour=blue"])

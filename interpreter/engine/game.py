@@ -243,6 +243,9 @@ class Game:
         for k, v in (options or {}).items():
             if k not in r.options:
                 raise ValueError(f"unknown option {k!r}; options: {', '.join(r.options) or 'none'}")
+            choices = r.options[k].get("choices")
+            if choices is not None and v not in choices:
+                raise ValueError(f"option {k!r} is one of {', '.join(map(str, choices))}, not {v!r}")
             st.vars[k] = v
         st.zones = {z: ([None] * len(zd.slot_names) if zd.tableau else []) for z, zd in r.zones.items()}
         for item in r.items:
