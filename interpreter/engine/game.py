@@ -104,6 +104,19 @@ class GameState(State):
         params = m.params
         n = len(params)
         rules = self.rules
+        cond = m.cond
+        if n == 1:  # the common case, without recursion
+            name, dom = params[0]
+            make_id = m.make_id
+            for v in dom(self, env):
+                env[name] = v
+                if cond is None or cond(self, env):
+                    aid = make_id(env)
+                    if aid in out:
+                        raise EngineError(f"two legal actions share the id {aid!r}: give move "
+                                          f"'{m.name}' an id naming all its arguments")
+                    out[aid] = Action(aid, None, player, (m.name, {"me": player, name: v}), rules)
+            return
 
         def rec(i):
             if i == n:
