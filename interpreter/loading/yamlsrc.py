@@ -138,23 +138,73 @@ class Source:
     def text_pos(self, path: tuple, line: int, col: int) -> tuple[int, int]:
         """Map a (line, col) inside a DSL scalar at path to a file position.
 
-        Works for plain, quoted and '|' block scalars (rule files use these styles)."""
-        node, _ = self.node(tuple(path))
+        Exact for plain (one or several lines), single- and double-quoted (without escapes)
+        and '|' block scalars; '>' folded blocks map to the right line."""
+        node, key_node = self.node(tuple(path))
         if node is None:
             return 1, 1
-        start = node.start_mark
+        start, end = node.start_mark, node.end_mark
         style = getattr(node, "style", None)
+        lines = self.text.splitlines()
         if style in ("|", ">"):
             # block scalar: content starts on the next line at the block's indentation
-            lines = self.text.splitlines()
+            header = lines[start.line][start.column:].split("#")[0]
+            digits = [c for c in header if c.isdigit()]
             first = start.line + 1
-            indent = 0
-            for ln in lines[first:]:
-                if ln.strip():
-                    indent = len(ln) - len(ln.lstrip())
-                    break
-            return first + line, indent + col
-        offset = 1 if style in ("'", '"') else 0
-        if line == 1:
-            return start.line + 1, start.column + offset + col
-        return start.line + line, col
+            if digits and key_node is not None:
+                indent = key_node.start_mark.column + int(digits[0])
+            else:
+                indent = 0
+                for ln in lines[first:]:
+                    if ln.strip():
+                        indent = len(ln) - len(ln.lstrip())
+                        break
+            if style == "|":
+                return first + line, indent + col
+            return self._folded(first, end.line, line, col, indent)
+        quote = 1 if style in ("'", '"') else 0
+        if end.line == start.line or (end.line == start.line + 1 and end.column == 0):
+            return start.line + 1, start.column + quote + col + self._doubled_quotes(start, col, style)
+        # a scalar over several lines: YAML folds its lines into one, joined by spaces
+        return self._folded(start.line, end.line, line, col, None, start.column + quote)
+
+    def _doubled_quotes(self, start, col, style) -> int:
+        """Extra columns for '' inside a single-quoted scalar before col."""
+        if style != "'":
+            return 0
+        raw = self.text.splitlines()[start.line][start.column + 1:]
+        extra, i, seen = 0, 0, 0
+        while i < len(raw) and seen < col - 1:
+            if raw[i] == "'" and raw[i + 1:i + 2] == "'":
+                extra += 1
+                i += 2
+            elif raw[i] == "'":
+                break
+            else:
+                i += 1
+            seen += 1
+        return extra
+
+    def _folded(self, first, last, line, col, indent, first_col=None):
+        """Position in source lines first..last of (line, col) of their folded text: lines
+        joined by a space, an empty line giving a line break."""
+        lines = self.text.splitlines()
+        segs = []  # (source line index, column where its text starts, text)
+        for i in range(first, min(last + 1, len(lines))):
+            raw = lines[i]
+            if i == first and first_col is not None:
+                c0 = first_col
+            else:
+                c0 = len(raw) - len(raw.lstrip()) if indent is None else min(indent, len(raw))
+            segs.append((i, c0, raw[c0:].rstrip()))
+        cur_line, offset = 1, 0
+        for i, c0, text in segs:
+            if not text:
+                cur_line, offset = cur_line + 1, 0
+                continue
+            if cur_line == line and col <= offset + len(text) + 1:
+                return i + 1, c0 + (col - offset)
+            if cur_line == line:
+                offset += len(text) + 1
+        i, c0, _ = segs[-1] if segs else (first, 0, "")
+        return i + 1, c0 + 1

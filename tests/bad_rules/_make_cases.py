@@ -343,6 +343,19 @@ case("duplicate_action_ids", "two moves that produce the same action ids",
 case("defaults_bad_zone", "a starting zone given once under defaults: is reported there, once",
      [R("cards.yaml", "defaults: {at: deck, cost: 0}", "defaults: {at: dekc, cost: 0}")],
      E("E306", "cards.yaml", "dekc", message="unknown zone 'dekc'"))
+case("dsl_position_multiline_plain", "an unknown name on the 2nd line of a plain scalar spread over two lines",
+     [R("game.yaml", "    if: score[me] >= card.cost", "    if: score[me] >= card.cost\n      and score[me] > scroe[me]")],
+     E("E301", "game.yaml", "scroe", message="unknown name 'scroe'"))
+case("dsl_position_single_quoted", "an unknown name after doubled quotes in a single-quoted scalar",
+     [R("game.yaml", "  units(p): sum([pieces(unit, p, r) for r in regions()])",
+        "  units(p): 'sum([pieces(unit, p, r) for r in regions()]) + count(''ab'') + boom'")],
+     E("E301", "game.yaml", "boom", message="unknown name 'boom'"))
+case("dsl_position_indent_indicator", "an unknown name in a block scalar with an indentation indicator",
+     [R("game.yaml", "  gain(n): score[me] += n", "  gain(n): |2\n      score[me] += n\n        + bogus")],
+     E("E301", "game.yaml", "bogus", message="unknown name 'bogus'"))
+case("dsl_position_folded", "an unknown procedure on the 2nd line of a folded block",
+     [R("game.yaml", "  end_turn: current = opp", "  end_turn: >\n    current = opp\n\n    bad_name()")],
+     E("E302", "game.yaml", "bad_name", message="unknown statement or procedure 'bad_name'"))
 case("chance_in_move_condition", "a move whose legality depends on a die roll",
      [R("game.yaml", "    if: score[me] >= card.cost", "    if: roll(6) > 3")],
      E("E402", "game.yaml", "take:\n", message="draws on chance", col=False))
