@@ -9,6 +9,7 @@ Every decision is an ``Action`` with a stable, readable id:
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 
@@ -62,9 +63,12 @@ class GameState(State):
 
     # ---- legal actions --------------------------------------------------------
     def legal_actions(self) -> list[Action]:
+        return list(self._legal_now().values())
+
+    def _legal_now(self) -> dict:
         if self._legal is None:
             self._legal = self._enumerate()
-        return list(self._legal.values())
+        return self._legal
 
     def _enumerate(self) -> dict:
         p = self.pending
@@ -150,15 +154,12 @@ class GameState(State):
                 for name in State.__slots__:
                     setattr(self, name, getattr(snapshot, name))
                 raise
-        if self._legal is None:
-            self._legal = self._enumerate()
         aid = action.id if isinstance(action, Action) else action
-        a = self._legal.get(aid)
+        a = self._legal_now().get(aid)
         if a is None:
             if self.over:
                 raise IllegalAction(f"the game is over; {aid!r} cannot be played")
             ids = list(self._legal)
-            import difflib
             close = difflib.get_close_matches(str(aid), ids, n=3, cutoff=0.5)
             hint = f" Did you mean: {', '.join(close)}?" if close else ""
             raise IllegalAction(f"{aid!r} is not a legal action now ({len(ids)} legal).{hint}")
@@ -190,7 +191,7 @@ class GameState(State):
             self.stack.append([stmt.branches[a.payload], 0, fr[2], None])
         self.steps = 0
         vm.run(self)
-        if self.pending is not None and self.pending["type"] == "ask" and not self.legal_actions():
+        if self.pending is not None and self.pending["type"] == "ask" and not self._legal_now():
             raise EngineError(f"{self.pending['player']} must act but no move is legal "
                               f"(moves offered: {', '.join(self.pending['moves'])})")
         return self
@@ -278,7 +279,7 @@ class Game:
         if r.flow is not None:
             st.stack.append([r.flow, 0, {"me": None}, None])
         vm.run(st)
-        if st.pending is not None and st.pending["type"] == "ask" and not st.legal_actions():
+        if st.pending is not None and st.pending["type"] == "ask" and not st._legal_now():
             raise EngineError(f"{st.pending['player']} must act but no move is legal")
         return st
 
