@@ -246,7 +246,17 @@ class Compiler:
         if prop not in self.r.prop_names:
             self.error(src, node, "E303", f"unknown property '{prop}'",
                        did_you_mean(prop, self.r.prop_names) or "properties are declared in item_types")
-        return f"(_P.get({bc}) or _E).get({prop!r})", self.r.prop_types.get(prop, ANY)
+        return f"{self.prop_table(prop)}.get({bc})", self.r.prop_types.get(prop, ANY)
+
+    def prop_table(self, prop) -> str:
+        """The name of a {id: value} table of one property (rules are immutable, so it is
+        built once; one dict lookup per attribute read)."""
+        key = ("prop", prop)
+        name = self._consts.get(key)
+        if name is None:
+            name = self._consts[key] = f"_a{len(self._consts)}"
+            self.ns[name] = {i: p.get(prop) for i, p in self.r.props.items()}
+        return name
 
     def x_index(self, node, scope, src):
         base, idx = node.a
@@ -360,6 +370,11 @@ class Compiler:
                        did_you_mean(pos[1].a[0], r.grant_names) or "modifiers come from items' grants:")
         if name in self._INLINE and len(args) == len(prim.params):
             return self._INLINE[name].format(*args), prim.returns
+        if name == "pieces_at" and len(args) == 2 and self.r.owned_kinds and all(
+                a.isidentifier() or a.startswith("env.get(") or a.startswith("'") for a in args):
+            # simple arguments: sum the owned kinds in place (each argument read once per kind)
+            o, loc = args
+            return "(" + " + ".join(f"st.pieces.get(({k!r}, {o}, {loc}), 0)" for k in self.r.owned_kinds) + ")", "int"
         impl = self.ns.get(f"_p_{name}")
         if impl is None:
             self.ns[f"_p_{name}"] = prim.impl
