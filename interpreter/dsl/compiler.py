@@ -159,7 +159,7 @@ class Compiler:
                 self.error(src, node, "E402", f"'{n}' is a family and needs a key, as in {n}[key]",
                            f"write {n}[me] or {n}[<key>]")
                 return "None", ANY
-            if typ == "zone":
+            if typ == "zone" and value in r.zones:
                 self._read("zone:" + r.zones[value].family)
             return self.const(value), typ
         if n in r.functions:

@@ -186,7 +186,9 @@ class Builder:
                 (a, b), directed, attrs = c, False, {}
             bad = False
             for i, x in enumerate((a, b)):
-                if x not in spec.regions:
+                if not isinstance(x, str):  # the schema already reported it
+                    bad = True
+                elif x not in spec.regions:
                     path = e.path + (("between", i) if isinstance(c, dict) else (i,))
                     self.err(e.source, path, "E306", f"connection names unknown region '{x}'",
                              did_you_mean(x, spec.regions) or "regions are declared under regions:")
@@ -221,6 +223,8 @@ class Builder:
     def _zones(self, g, gs):
         r, spec = self.r, self.spec
         for fam, d in (g.get("zones") or {}).items():
+            if not isinstance(d, dict):
+                d = {}  # the schema already reported it; keep the name declared
             path = ("zones", fam)
             keys = self.keys_of(d.get("per"), gs, path + ("per",))
             shape = None
@@ -247,7 +251,8 @@ class Builder:
                     slots = list(shape.value["slots"])
                     z.slot_names = slots
                     for si, s in enumerate(slots):
-                        sd = shape.value["slots"][s] or {}
+                        sd = shape.value["slots"][s]
+                        sd = sd if isinstance(sd, dict) else {}  # else: schema error
                         z.slot_face.append(sd.get("face", "up"))
                         cov = []
                         for ci, c in enumerate(sd.get("covered_by") or []):
@@ -297,7 +302,8 @@ class Builder:
         for name, d in (g.get("tracks") or {}).items():
             path = ("tracks", name)
             keys = self.keys_of(d.get("per", "players"), gs, path)
-            t = TrackDef(name, d["length"], d.get("start", 0), keys, {}, r.bit("var:" + name))
+            length = d.get("length") if isinstance(d.get("length"), int) else 1  # else: schema error
+            t = TrackDef(name, length, d.get("start", 0), keys, {}, r.bit("var:" + name))
             r.tracks[name] = t
             self.sym(name, "track", name, gs, path)
             r.var_families[name] = keys
@@ -486,6 +492,8 @@ class Builder:
         r = self.r
         ids = {}
         for name, d in (g.get("moves") or {}).items():
+            if not isinstance(d, dict) or "do" not in d:
+                continue  # the schema already reported it
             path = ("moves", name)
             scope = {"me": ("local", "me", "player")}
             params = []
@@ -534,8 +542,10 @@ class Builder:
 
     def _track_spaces(self, g, gs):
         for name, d in (g.get("tracks") or {}).items():
-            t = self.r.tracks[name]
+            t = self.r.tracks.get(name)
             for pos, body in (d.get("spaces") or {}).items():
+                if t is None or not str(pos).isdigit():  # the schema already reported it
+                    continue
                 src = self.src(gs, ("tracks", name, "spaces", pos), f"track {name} space {pos}")
                 if not (0 < int(pos) <= t.length):
                     self.err(gs, ("tracks", name, "spaces", pos), "E306", f"space {pos} is off the track (1..{t.length})",
@@ -545,6 +555,8 @@ class Builder:
     def _triggers(self, g, gs):
         r = self.r
         for i, d in enumerate(g.get("triggers") or []):
+            if not isinstance(d, dict) or not all(k in d for k in ("id", "when", "do")):
+                continue  # the schema already reported it
             path = ("triggers", i)
             scope = {"me": ("local", "me", "player")}
             params = []
@@ -565,7 +577,9 @@ class Builder:
 
     def _ability(self, d, src_entry_source, path, this):
         r = self.r
-        ev = d["event"]
+        ev = d.get("event") if isinstance(d, dict) else None
+        if not isinstance(ev, str) or "do" not in d:  # the schema already reported it
+            return
         if ev not in r.events:
             self.err(src_entry_source, path + ("event",), "E304", f"unknown event '{ev}'",
                      did_you_mean(ev, r.events) or "events are declared under events: in game.yaml")

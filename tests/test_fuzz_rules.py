@@ -1,0 +1,50 @@
+"""Mutated copies of the Duel rule files: the checker reports problems as diagnostics and
+never crashes, not even in a build step that runs after earlier problems were found."""
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from interpreter import check_game
+from interpreter.engine import build
+
+DUEL = Path(__file__).resolve().parents[1] / "games" / "duel"
+FILES = ["game.yaml", "cards/landmarks.yaml", "cards/alliances.yaml", "board.yaml", "cards/chapter3.yaml"]
+ALPHABET = "abcdefgh_()[]{}:,.'\"|>-+*/%=<!#\n 0123456789&@"
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    for _ in range(rng.randint(1, 4)):
+        pos = rng.randrange(len(text))
+        op = rng.random()
+        if op < 0.4:
+            text = text[:pos] + text[pos + 1:]
+        elif op < 0.8:
+            text = text[:pos] + rng.choice(ALPHABET) + text[pos:]
+        else:
+            j = rng.randrange(len(text))
+            text = text[:pos] + text[j:j + rng.randint(1, 30)] + text[pos:]
+    return text
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mutated_rule_files_never_crash_the_checker(tmp_path, monkeypatch, seed):
+    crashes = []
+
+    def step(self, fn, *args):  # like Builder._step, but remembers every crash
+        try:
+            fn(*args)
+        except Exception as exc:
+            crashes.append(f"{fn.__name__}: {type(exc).__name__}: {exc}")
+
+    monkeypatch.setattr(build.Builder, "_step", step)
+    rng = random.Random(seed)
+    for i in range(15):
+        game = tmp_path / f"g{i}"
+        shutil.copytree(DUEL, game, ignore=shutil.ignore_patterns("scenarios"))
+        f = game / rng.choice(FILES)
+        f.write_text(mutate(f.read_text(), rng))
+        diags = check_game(str(game))
+        assert not [d for d in diags if d.code == "E999"], diags
+        assert not crashes, (f, crashes)
