@@ -566,6 +566,7 @@ class Builder:
                 f, t = self.c.expr_text(dom, self.src(gs, path + ("for", a), f"trigger {d['id']}"), scope)
                 params.append((a, self.c.as_list(f, t)))
                 scope[a] = ("local", a, ANY)
+            static_domains = not reads
             cond = self.c.expr_text(d["when"], self.src(gs, path + ("when",), f"trigger {d['id']}"), scope)[0]
             self.c.reads.pop()
             if "!" in reads:
@@ -573,7 +574,8 @@ class Builder:
                          "conditions must not roll dice or draw at random; do that in the effect")
             mask = r.mask_of(reads) or -1  # a condition reading nothing is checked after every step
             block = self.c.block_text(d["do"], self.src(gs, path + ("do",), f"trigger {d['id']}"), scope)
-            r.triggers.append(Trigger(d["id"], params, cond, block, d.get("once", True), mask))
+            r.triggers.append(Trigger(d["id"], params, cond, block, d.get("once", True), mask,
+                                      static_domains=static_domains))
 
     def _ability(self, d, src_entry_source, path, this):
         r = self.r

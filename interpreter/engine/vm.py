@@ -87,7 +87,11 @@ def check_triggers(st) -> None:
                 st.stack[before:before] = fired
 
 
-def _check(st, t) -> None:
+def _bound(st, t):
+    """[(env, once-key)] for each binding of a trigger's parameters. A trigger whose domains
+    read no state (e.g. players()) has them computed once and kept in t.static."""
+    if t.static is not None:
+        return t.static
     keys = t.keys
     if len(t.params) == 1:  # the common case: one parameter, no generator
         name, dom = t.params[0]
@@ -96,12 +100,21 @@ def _check(st, t) -> None:
     else:
         envs = list(_bindings(st, t.params, {"me": None}))
         values = [tuple(e[p] for p, _ in t.params) for e in envs]
-    vars_ = st.vars
-    fired_now = []
+    out = []
     for env, vals in zip(envs, values):
         key = keys.get(vals)
         if key is None:
             key = keys[vals] = "@" + t.id + "".join(f":{v}" for v in vals)
+        out.append((env, key))
+    if t.static_domains:
+        t.static = out
+    return out
+
+
+def _check(st, t) -> None:
+    vars_ = st.vars
+    fired_now = []
+    for env, key in _bound(st, t):  # conditions only read env; a firing gets its own copy
         fired = vars_.get(key)
         if t.once and fired:
             continue
@@ -109,7 +122,7 @@ def _check(st, t) -> None:
             if fired:
                 continue
             vars_[key] = True
-            fired_now.append([t.block, 0, env, None])
+            fired_now.append([t.block, 0, dict(env), None])
         elif fired:  # an edge trigger re-arms when its condition turns false
             vars_[key] = False
     st.stack.extend(reversed(fired_now))  # the first binding (seat order) runs first

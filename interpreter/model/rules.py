@@ -82,6 +82,8 @@ class Trigger:
     once: bool
     mask: int
     keys: dict = field(default_factory=dict)  # parameter values -> once-key (a cache of strings)
+    static_domains: bool = False  # the parameter domains read no state (e.g. players())
+    static: list | None = None    # their bindings, computed once
 
 
 class Rules:
