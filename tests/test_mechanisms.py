@@ -116,3 +116,40 @@ def test_interpreter_names_no_game_noun():
     hits = [f"{p}:{i}" for p in root.rglob("*.py") for i, line in enumerate(p.read_text().splitlines(), 1)
             if nouns.search(line)]
     assert not hits, hits
+
+
+def test_dice_are_rolled_from_the_state_and_paired_after_sorting(toy):
+    """DSL-BREADTH 24 (Risk): roll, sort highest first, compare pairwise; the roll is seeded
+    in the state, so the same seed gives the same dice."""
+    from interpreter.dsl.compiler import Compiler, Src
+
+    diags = []
+    comp = Compiler(toy.rules, diags)
+    roll3, _ = comp.expr_text("sort([roll(6) for i in range(0, 3)], descending=true)", Src(None, ()), {})
+    pair, _ = comp.expr_text(
+        "[i for i in range(0, min(count(sort([6, 2, 4], descending=true)), count([5, 5]))) "
+        "if sort([6, 2, 4], descending=true)[i] > sort([5, 5], descending=true)[i]]", Src(None, ()), {})
+    assert not diags
+    a, b = toy.new_game(seed=9), toy.new_game(seed=9)
+    da, db = roll3(a, {}), roll3(b, {})
+    assert da == db and da == sorted(da, reverse=True) and all(1 <= d <= 6 for d in da)
+    assert a.rng == b.rng != toy.new_game(seed=9).rng  # rolling advanced the state's random source
+    assert pair(a, {}) == [0]  # 6 beats 5; 4 does not beat 5
+
+
+def test_secret_simultaneous_choice_is_hidden_until_both_have_chosen(toy):
+    """DSL-BREADTH 19 (Confrontation): the second player chooses without seeing the first
+    choice; it lives in the interpreter's frame, which no view shows."""
+    import json
+
+    st = toy.new_game(seed=1)
+    st.apply("secret")
+    assert st.current_player == "red"
+    red_pick = st.zones["hand.red"][0]
+    st.apply(f"choose:red_card:{red_pick}")
+    assert st.current_player == "blue"
+    assert red_pick not in json.dumps(st.view("blue"))
+    assert red_pick not in json.dumps(st.view(None))
+    blue_pick = st.zones["hand.blue"][0]
+    st.apply(f"choose:blue_card:{blue_pick}")
+    assert st.log[-1] == f"revealed: red {red_pick} blue {blue_pick}"

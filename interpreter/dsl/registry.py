@@ -104,6 +104,12 @@ def _distinct(st, xs):
     return list(dict.fromkeys(xs))
 
 
+@fn("sort", "xs:list", "descending:bool=", returns="list")
+def _sort(st, xs, descending=None):
+    """The elements in order (highest first with descending=true), e.g. dice to pair."""
+    return sorted(xs, reverse=bool(descending))
+
+
 @fn("flatten", "xs:list", returns="list")
 def _flatten(st, xs):
     """Concatenate a list of lists."""
