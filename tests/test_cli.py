@@ -125,3 +125,10 @@ def test_game_options_on_the_command_line(capsys):
     assert code == 2 and "one of" in err
     with pytest.raises(SystemExit, match="unknown option"):
         main(["simulate", "duel", "--games", "1", "--option", "colour=blue"])
+
+
+def test_primitives_reference_is_up_to_date():
+    """grammar/PRIMITIVES.md is generated from the registry; regenerate it when a primitive changes."""
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_primitives.py"), "--check"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout
