@@ -1,0 +1,1 @@
+"""Rule files of the games (YAML); shipped as package data."""
