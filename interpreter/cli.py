@@ -203,9 +203,13 @@ def _log_record(game, st, options=None):
 
 # ----------------------------------------------------------------------------- play
 def cmd_play(args) -> int:
+    import random
+
     from .agents import make_agent
 
     game = _load(args.game)
+    if args.seed is None:
+        args.seed = random.SystemRandom().randrange(1, 1_000_000)
     console = _console()
     interactive = sys.stdin.isatty() and not args.watch
     names = (args.agents or ("human,random" if interactive else "random,random")).split(",")
@@ -491,7 +495,7 @@ def build_parser():
 
     p = sub.add_parser("play", help="play or watch a game in the terminal")
     p.add_argument("game")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, help="the game's random seed (default: a new one, shown)")
     p.add_argument("--agents", help="one per player: human, random, greedy, mcts (default human,random "
                                     "on a terminal, else random,random)")
     p.add_argument("--watch", action="store_true", help="let the computer play every side")
