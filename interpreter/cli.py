@@ -229,7 +229,9 @@ def cmd_play(args) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    console.rule(f"{game.rules.title}: " + ", ".join(f"{p} = {n}" for p, n in seat.items()) + f", seed {args.seed}")
+    console.rule(game.rules.title)
+    console.print(f"seed {args.seed}; " + "; ".join(f"{p}: {n}" for p, n in seat.items())
+                  + (f"; options {options}" if options else ""))
     humans = [p for p, n in seat.items() if n == "human"]
     shown = 0
     while not st.is_terminal():
