@@ -162,11 +162,13 @@ def render(st, viewer, console):
                 console.print(f"[bold]{zid}[/]: ", _zone_text(st, zid, viewer))
 
 
-def _ask_human(st, console):
+def _ask_human(st, console, can_undo: bool):
+    """A number, an action id, or a command: u (undo your last decision), s FILE (save), q."""
     acts = st.legal_actions()
     console.print(f"[bold]{st.current_player}[/], choose:")
     for i, a in enumerate(acts, 1):
         console.print(f"  [cyan]{i:>3}[/] {a.label}  [dim]{a.id}[/]")
+    console.print("[dim]  u undo · s FILE save · q quit[/]")
     while True:
         try:
             raw = input("> ").strip()
@@ -174,12 +176,25 @@ def _ask_human(st, console):
             raise SystemExit(0) from None
         if raw in ("q", "quit", "exit"):
             raise SystemExit(0)
+        if raw == "u":
+            if can_undo:
+                return "undo"
+            console.print("[red]nothing to undo[/]")
+            continue
+        if raw.startswith("s "):
+            path = raw[2:].strip()
+            try:
+                Path(path).write_text(st.to_json())
+                console.print(f"saved to {path}; resume with: lotr-rules play {st.rules.name} --load {path}")
+            except OSError as exc:
+                console.print(f"[red]cannot save: {exc}[/]")
+            continue
         if raw.isdigit() and 1 <= int(raw) <= len(acts):
             return acts[int(raw) - 1]
         for a in acts:
             if a.id == raw:
                 return a
-        console.print("[red]type a number from the list, an action id, or q to quit[/]")
+        console.print("[red]type a number from the list, an action id, u, s FILE or q[/]")
 
 
 def _options(game, pairs) -> dict:
@@ -225,23 +240,38 @@ def cmd_play(args) -> int:
     agents = {p: make_agent(n, args.seed * 31 + i) for i, (p, n) in enumerate(seat.items()) if n != "human"}
     options = _options(game, args.option)
     try:
-        st = game.new_game(seed=args.seed, options=options)
-    except ValueError as exc:
+        if args.load:
+            st = game.state_from_json(Path(args.load).read_text())
+            args.seed = st.seed
+        else:
+            st = game.new_game(seed=args.seed, options=options)
+    except SaveError as exc:
+        print(f"error: {args.load}: {exc}", file=sys.stderr)
+        return 1
+    except (ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     console.rule(game.rules.title)
     console.print(f"seed {args.seed}; " + "; ".join(f"{p}: {n}" for p, n in seat.items())
                   + (f"; options {options}" if options else ""))
     humans = [p for p, n in seat.items() if n == "human"]
+    viewer = humans[0] if len(humans) == 1 else None  # several humans at one screen: public log
     shown = 0
+    undo = []  # states at the humans' earlier decisions
     while not st.is_terminal():
         p = st.current_player
         if seat[p] == "human":
-            for line in st.log[shown:]:
+            for line in st.log_for(p if len(humans) == 1 else None, shown):
                 console.print(f"[dim]· {line}[/]")
             shown = len(st.log)
             render(st, p, console)
-            a = _ask_human(st, console)
+            a = _ask_human(st, console, bool(undo))
+            if a == "undo":
+                st = undo.pop()
+                shown = len(st.log)
+                console.print("[yellow]undone[/]")
+                continue
+            undo.append(st.clone())
         else:
             a = agents[p].act(st)
         try:
@@ -250,10 +280,10 @@ def cmd_play(args) -> int:
             console.print(f"[red]the rules failed on {a.id}: {exc}; the game is left as it was[/]")
             return 1
         if not humans:
-            for line in st.log[shown:]:
+            for line in st.log_for(None, shown):
                 console.print(f"· {line}")
             shown = len(st.log)
-    for line in st.log[shown:]:
+    for line in st.log_for(viewer, shown):
         console.print(f"· {line}")
     render(st, humans[0] if humans else None, console)
     console.rule(f"winners: {', '.join(st.winners) or 'none'} ({st.victory}) after {len(st.history)} actions")
@@ -503,6 +533,7 @@ def build_parser():
     p.add_argument("--watch", action="store_true", help="let the computer play every side")
     p.add_argument("--save-log", help="write the game log (JSON) to this file")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
+    p.add_argument("--load", help="resume a game saved with 's FILE' during play")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("simulate", help="play many games between agents and report statistics")

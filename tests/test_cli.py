@@ -132,3 +132,16 @@ def test_primitives_reference_is_up_to_date():
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_primitives.py"), "--check"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout
+
+
+def test_play_resumes_a_saved_game(tmp_path, capsys, duel):
+    st = duel.new_game(seed=12)
+    for _ in range(5):
+        st.apply(st.legal_actions()[0])
+    save = tmp_path / "save.json"
+    save.write_text(st.to_json())
+    code, out, _ = run(["play", "duel", "--load", str(save), "--agents", "random,random"], capsys)
+    assert code == 0 and "seed 12" in out and "winners:" in out
+    save.write_text("{not json")
+    code, _, err = run(["play", "duel", "--load", str(save)], capsys)
+    assert code == 1 and "not valid JSON" in err

@@ -227,8 +227,12 @@ class GameState(State):
             "over": self.over,
             "winners": list(self.winners),
             "victory": self.victory,
-            "log": [e if isinstance(e, str) else (e[1] if e[0] == player else e[2]) for e in self.log],
+            "log": self.log_for(player),
         }
+
+    def log_for(self, player=None, start: int = 0) -> list[str]:
+        """The log lines from `start` as `player` may read them (None: the public log)."""
+        return [e if isinstance(e, str) else (e[1] if e[0] == player else e[2]) for e in self.log[start:]]
 
     def digest(self) -> str:
         return hashlib.sha256("\n".join(map(str, self.log + self.history)).encode()).hexdigest()[:16]
