@@ -615,6 +615,10 @@ class Builder:
                                                                                f"effect of {iid}"), scope)
             for j, ab in enumerate(d.get("abilities") or []):
                 self._ability(ab, e.source, e.path + ("abilities", j), iid)
+                if isinstance(ab, dict):
+                    cond = f" if {ab['if']}" if "if" in ab else ""
+                    r.item_text[iid] = (r.item_text.get(iid, "") + f"\non {ab.get('event')}{cond}: "
+                                        f"{str(ab.get('do', '')).strip()}").strip()
 
 
 def build_rules(spec) -> Rules:
