@@ -31,7 +31,7 @@ class DSLSyntaxError(Exception):
         self.message, self.line, self.col, self.hint = message, line, col, hint
 
 
-_parsers: dict[str, Lark] = {}
+_parsers: dict = {}  # the one LALR parser, built on first use
 
 
 def _cache_file() -> str:
