@@ -59,6 +59,9 @@ class Src:
     __slots__ = ("source", "path", "what")
 
     def __init__(self, source, path, what=""):
+        route = getattr(source, "route", None)  # a game merged with mods: find the entry's own file
+        if route is not None:
+            source, path = route(tuple(path))
         self.source, self.path, self.what = source, tuple(path), what
 
 

@@ -170,10 +170,38 @@ def _regions(st):
     return list(st.rules.regions)
 
 
-@fn("adjacent", "r:region", returns="list")
-def _adjacent(st, r):
-    """Regions joined to r by a connection of the board."""
-    return list(st.rules.adj.get(r, ()))
+@fn("adjacent", "r:region", "kind:str=", returns="list")
+def _adjacent(st, r, kind=""):
+    """Regions a connection leads to from r; with a kind, only connections whose props say
+    kind: that (a one-way connection counts from its first region only)."""
+    return list((st.rules.adj_kind.get(kind, {}) if kind else st.rules.adj).get(r, ()))
+
+
+@fn("adjacent_from", "r:region", "kind:str=", returns="list")
+def _adjacent_from(st, r, kind=""):
+    """Regions with a connection leading into r (of that kind, if given): one-way
+    connections read backwards."""
+    return list(st.rules.adj_in.get(kind or "", {}).get(r, ()))
+
+
+@fn("reach", "r:region", "kind:str", "through:list", "backwards:bool=", returns="list")
+def _reach(st, r, kind, through, backwards=None):
+    """Regions reachable from r by one or more connections of a kind (followed backwards
+    if asked), passing only through regions listed in `through`; the last step may end
+    anywhere. Nearest first; r itself is not included."""
+    links = (st.rules.adj_in if backwards else st.rules.adj_kind).get(kind or "", {})
+    seen, frontier, out = {r}, [r], []
+    while frontier:
+        nxt = []
+        for x in frontier:
+            for y in links.get(x, ()):
+                if y not in seen:
+                    seen.add(y)
+                    out.append(y)
+                    if y in through:
+                        nxt.append(y)
+        frontier = nxt
+    return out
 
 
 @fn("connected", "a:region", "b:region", returns="bool")
@@ -217,6 +245,12 @@ def _available(st, z):
 def _zone_of(st, x):
     """The zone an item is in (none if it is out of the game)."""
     return st.where.get(x)
+
+
+@fn("key_of", "z:zone", returns="any")
+def _key_of(st, z):
+    """The key of a zone of a family (the key of at.north is north); none otherwise."""
+    return st.rules.zones[z].key if z else None
 
 
 @fn("owner_of", "z:zone", returns="player")
@@ -462,10 +496,12 @@ def _end_game(st, winners, victory):
 
 @stmt("log", "msg:str", "*args:any")
 def _log(st, msg, *args):
-    """Add a line to the game log; each {} in msg is filled with the next argument."""
+    """Add a line to the game log; each {} in msg is filled with the next argument (items,
+    regions and players by their names)."""
     parts = str(msg).split("{}")
     out = [parts[0]]
+    display = st.rules.display
     for i, part in enumerate(parts[1:]):
-        out.append(str(args[i]) if i < len(args) else "{}")
+        out.append(display(args[i]) if i < len(args) else "{}")
         out.append(part)
     st.log.append("".join(out))

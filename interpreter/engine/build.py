@@ -60,10 +60,13 @@ class Builder:
             return per
         if per == "players":
             return list(self.r.players)
+        if per == "regions":
+            return list(self.r.regions)
         if per in self.r.enums:
             return list(self.r.enums[per])
         self.err(source, path, "E306", f"unknown key set '{per}'",
-                 did_you_mean(per, ["players", *self.r.enums]) or "use players, an enum name or a list")
+                 did_you_mean(per, ["players", "regions", *self.r.enums])
+                 or "use players, regions, an enum name or a list")
         return []
 
     # -------------------------------------------------------------- build
@@ -204,6 +207,14 @@ class Builder:
             if b not in adj[a]:
                 adj[a].append(b)
         r.adj = {n: tuple(v) for n, v in adj.items()}
+        for a, b, attrs in edges:  # by kind of connection, both ways ("" = every kind)
+            for kind in {"", attrs.get("kind", "")}:
+                out = r.adj_kind.setdefault(kind, {}).setdefault(a, [])
+                if b not in out:
+                    out.append(b)
+                into = r.adj_in.setdefault(kind, {}).setdefault(b, [])
+                if a not in into:
+                    into.append(a)
 
     def _pieces(self, g, gs):
         r = self.r
@@ -316,6 +327,15 @@ class Builder:
         for t, d in (g.get("item_types") or {}).items():
             props = dict((d or {}).get("props") or {})
             r.item_types[t] = props
+            owner = (d or {}).get("owner")
+            if owner is not None:
+                if props.get(owner, "").rstrip("?") != "player":
+                    self.err(gs, ("item_types", t, "owner"), "E306",
+                             f"the owner of item type '{t}' must be one of its player properties",
+                             did_you_mean(owner, [p for p, ty in props.items() if ty.rstrip("?") == "player"])
+                             or f"declare it under props, e.g. {owner}: player")
+                else:
+                    r.owner_prop[t] = owner
             for p, typ in props.items():
                 r.prop_names.add(p)
                 base = typ.rstrip("?")
@@ -411,6 +431,8 @@ class Builder:
                                  f"add {k}: <{typ}>")
                     props[k] = None
             r.props[iid] = props
+            if t in r.owner_prop:
+                r.item_owner[iid] = props.get(r.owner_prop[t])
             r.items.append(iid)
             r.item_type_of[iid] = t
             self.sym(iid, "item", iid, e.source, e.path + ("id",))
@@ -514,7 +536,9 @@ class Builder:
             id_fmt = d.get("id") or ":".join([name] + ["{%s}" % p for p, _ in params])
             label = d.get("label", id_fmt)
             ok = True
-            for key, text in (("id", id_fmt), ("label", label)):
+            private = d.get("private", False)
+            templates = [("id", id_fmt), ("label", label)] + ([("private", private)] if isinstance(private, str) else [])
+            for key, text in templates:
                 try:
                     fields = [f for _, f, spec, conv in string.Formatter().parse(text) if f is not None]
                     bad = [f for _, f, spec, conv in string.Formatter().parse(text) if f is not None and (spec or conv)]
@@ -538,7 +562,8 @@ class Builder:
                          key="id" not in d)
             ids[id_fmt] = name
             r.moves[name] = MoveDef(name, params, cond, block, id_fmt if ok else name,
-                                    label if ok else name, bool(d.get("private")))
+                                    label if ok else name, (private if ok else True) if isinstance(private, str)
+                                    else bool(private))
 
     def _track_spaces(self, g, gs):
         for name, d in (g.get("tracks") or {}).items():
@@ -593,10 +618,15 @@ class Builder:
             scope[a] = ("local", a, t if t in ("int", "bool", "player", "region", "item", "zone") else ANY)
         cond = None
         if "if" in d:
-            cond = self.c.expr_text(d["if"], self.src(src_entry_source, path + ("if",), f"listener on {ev}"),
-                                    scope)[0]
+            csrc = self.src(src_entry_source, path + ("if",), f"listener on {ev}")
+            cond = self.c.expr_text(d["if"], csrc, scope)[0]
         block = self.c.block_text(d["do"], self.src(src_entry_source, path + ("do",), f"listener on {ev}"), scope)
-        r.listeners.setdefault(ev, []).append((this, cond, block))
+        if cond is not None:  # checked when the listener's turn comes (vm.emit)
+            def guard(st, fr, cond=cond):
+                fr[1] = 1 if cond(st, fr[2]) else 1 << 30
+            r.blocks[block].insert(0, guard)
+            r.block_src[block].insert(0, (csrc, 1, 1))
+        r.listeners.setdefault(ev, []).append((this, block))
 
     def _listeners(self, g, gs):
         for i, d in enumerate(g.get("listeners") or []):

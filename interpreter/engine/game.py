@@ -174,7 +174,12 @@ class GameState(State):
             name, binding = a.payload
             fr[1] += 1
             m = self.rules.moves[name]
-            self.log.append(entry if not m.private else [a.player, entry, f"{a.player}: {m.name}"])
+            if not m.private:
+                self.log.append(entry)
+            else:
+                public = m.name if m.private is True else m.private.format(
+                    **{k: self.rules.display(v) for k, v in binding.items()})
+                self.log.append([a.player, entry, f"{a.player}: {public}"])
             self.stack.append([self.rules.moves[name].block, 0, dict(binding), None])
         elif t == "choose":
             fr[2][p["var"]] = a.payload
@@ -201,12 +206,14 @@ class GameState(State):
         """What ``player`` may see (plain data); player=None gives the public view."""
         rules = self.rules
         zones = {}
+        down = self.facedown
         for zid, items in self.zones.items():
             zd = rules.zones[zid]
             if zd.visibility == "hidden" or (zd.visibility == "owner" and zd.owner != player):
                 zones[zid] = {"count": sum(1 for i in items if i is not None)}
-            else:
-                zones[zid] = [None if i is None else ("?" if i in self.facedown else i) for i in items]
+            else:  # a face-down item shows its back; an owned one still faces its owner
+                zones[zid] = [None if i is None else (i if i not in down else self._back(i, player))
+                              for i in items]
         hidden = rules.hidden_vars
         vars_ = {k: v for k, v in self.vars.items()
                  if not k.startswith("@") and (k not in hidden or (hidden[k] is not None and hidden[k] == player))}
@@ -229,6 +236,14 @@ class GameState(State):
             "victory": self.victory,
             "log": self.log_for(player),
         }
+
+    def _back(self, item, player):
+        """How a face-down item looks to `player`: itself to its owner, else '?' (or '?owner'
+        for an owned item, whose side shows on its back)."""
+        owner = self.rules.item_owner.get(item)
+        if owner is None:
+            return "?"
+        return item if owner == player else "?" + owner
 
     def log_for(self, player=None, start: int = 0) -> list[str]:
         """The log lines from `start` as `player` may read them (None: the public log)."""
@@ -295,13 +310,13 @@ class Game:
         return GameState.from_dict(self.rules, d)
 
 
-def _build(name_or_path: str):
+def _build(name_or_path: str, mods=()):
     from ..dsl.parser import save_ast_cache
     from ..errors import Diagnostic
     from ..loading.loader import load_spec
     from .build import build_rules
 
-    spec = load_spec(name_or_path)
+    spec = load_spec(name_or_path, mods)
     rules = None
     if spec.game is not None:
         try:
@@ -317,14 +332,12 @@ def _build(name_or_path: str):
 
 def load_game(name_or_path: str, mods=()) -> Game:
     """Load, check and compile a game. Raises RuleError with every problem found."""
-    if mods:
-        raise NotImplementedError("mods are not supported yet (see the modding issue)")
-    rules, diags = _build(name_or_path)
+    rules, diags = _build(name_or_path, tuple(mods))
     if diags or rules is None:
         raise RuleError(diags)
     return Game(rules)
 
 
-def check_game(name_or_path: str) -> list:
-    """All diagnostics for a game's rule files (empty when valid)."""
-    return _build(name_or_path)[1]
+def check_game(name_or_path: str, mods=()) -> list:
+    """All diagnostics for a game's rule files, with mods applied in order (empty when valid)."""
+    return _build(name_or_path, tuple(mods))[1]

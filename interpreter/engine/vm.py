@@ -129,23 +129,24 @@ def _check(st, t) -> None:
 
 
 def emit(st, name: str, args: dict, me=None) -> None:
-    """Run the listeners of an event: game listeners, and abilities of items in active zones."""
+    """Run the listeners of an event: game listeners, and abilities of items in active zones
+    (their owner is the zone's, or the item's own). Each runs in turn, in declaration order;
+    its `if` is checked when its turn comes (the block starts with that check), so an earlier
+    listener can make a later one's condition false."""
     rules = st.rules
     todo = []
-    for item, cond, block in rules.listeners.get(name, ()):
+    for item, block in rules.listeners.get(name, ()):
+        env = dict(args)
         if item is None:
-            env = dict(args)
             env["me"] = me if me is not None else args.get("by")
         else:
             z = st.where.get(item)
             zd = rules.zones.get(z) if z else None
             if zd is None or not zd.active:
                 continue
-            env = dict(args)
-            env["me"] = zd.owner
+            env["me"] = zd.owner or rules.item_owner.get(item)
             env["this"] = item
-        if cond is None or cond(st, env):
-            todo.append([block, 0, env, None])
+        todo.append([block, 0, env, None])
     st.stack.extend(reversed(todo))
 
 

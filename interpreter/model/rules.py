@@ -53,7 +53,8 @@ class MoveDef:
     block: int
     id_fmt: str
     label_fmt: str
-    private: bool = False  # the log shows its label to the mover only; others see the move's name
+    private: bool | str = False  # the log shows its label to the mover only; others see the move's
+    #                                name, or this text (a template over the arguments)
 
     def __post_init__(self):
         import re
@@ -102,10 +103,14 @@ class Rules:
         self.item_types: dict = {}
         self.items: list = []        # item ids in file order
         self.item_type_of: dict = {}
+        self.owner_prop: dict = {}   # item type -> the player property naming each item's owner
+        self.item_owner: dict = {}   # item -> owning player (items of types with an owner)
         self.regions: list = []
         self.board_data = ({}, [])   # regions with props, directed edges with props
         self._graph = None
         self.adj: dict = {}          # region -> adjacent regions (the hot-path view of the graph)
+        self.adj_kind: dict = {}     # connection kind -> region -> regions it leads to
+        self.adj_in: dict = {}       # connection kind -> region -> regions leading into it
         self.zones: dict = {}        # zone id -> ZoneDef
         self.zone_families: dict = {}
         self.active_zones: dict = {}
