@@ -67,10 +67,13 @@ class GreedyAgent:
 class MCTSAgent:
     """Open-loop Monte Carlo tree search over action ids, on determinized copies.
 
-    Each iteration copies the state and *determinizes* it for the player to move: every zone
-    that player cannot see is shuffled, and face-down items are permuted among the face-down
-    slots of their zone. (It therefore knows which items lie hidden in each zone, not where:
-    a weak form of information-set MCTS.) It then walks the tree by action ids with UCB1,
+    Each iteration copies the state and *determinizes* it for the player to move, resampling
+    what that player cannot see: the items of another player's private zones are dealt anew
+    among those zones (a hand and a card chosen in secret are one pool), hidden zones are
+    shuffled, another player's face-down owned items are permuted among all their places (a
+    hidden piece could be any of that owner's hidden pieces), and other face-down items among
+    the face-down slots of their zone. (It keeps what is public, such as counts per zone: a
+    weak form of information-set MCTS.) It then walks the tree by action ids with UCB1,
     expands one node, plays up to ``depth`` random actions and scores the end with the
     game's ``agent.evaluate`` (squashed to [-1, 1]) or the real result.
     """
@@ -85,17 +88,36 @@ class MCTSAgent:
         s = state.clone()
         s.rng = self.rng.getrandbits(64)  # chance in the copy must not mirror the real future
         rules = s.rules
+        owner_of = rules.item_owner
+        private, owned = {}, {}  # owner -> [(zone, index)] of places to deal anew
         for zid, items in s.zones.items():
             zd = rules.zones[zid]
-            if zd.visibility == "hidden" or (zd.visibility == "owner" and zd.owner != player):
-                if not zd.tableau:
-                    self.rng.shuffle(items)
-            down = [i for i, it in enumerate(items) if it is not None and it in s.facedown]
-            if len(down) > 1 and zd.visibility == "public":
+            if zd.visibility == "owner" and zd.owner != player:
+                private.setdefault(zd.owner, []).extend((zid, i) for i in range(len(items)))
+                continue
+            if zd.visibility == "hidden" and not zd.tableau:
+                self.rng.shuffle(items)
+            if zd.visibility != "public":
+                continue
+            down = []
+            for i, it in enumerate(items):
+                if it is not None and it in s.facedown:
+                    o = owner_of.get(it)
+                    if o is None:
+                        down.append(i)
+                    elif o != player:
+                        owned.setdefault(o, []).append((zid, i))
+            if len(down) > 1:
                 picked = [items[i] for i in down]
                 self.rng.shuffle(picked)
                 for i, it in zip(down, picked):
                     items[i] = it
+        for places in (*private.values(), *owned.values()):
+            picked = [s.zones[z][i] for z, i in places]
+            self.rng.shuffle(picked)
+            for (z, i), it in zip(places, picked):
+                s.zones[z][i] = it
+                s.where[it] = z
         s._memo.clear()
         s._legal = None
         return s

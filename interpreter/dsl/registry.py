@@ -436,6 +436,8 @@ def _reveal_uncovered(st, tableau):
 @stmt("reveal", "x:item")
 def _reveal(st, x):
     """Turn an item face up."""
+    if x not in st.where:
+        raise ValueError(f"reveal needs an item in play, not {x!r}")
     st.facedown.discard(x)
     z = st.where.get(x)
     st.dirty |= st.rules.zones[z].bit if z else -1
@@ -444,6 +446,8 @@ def _reveal(st, x):
 @stmt("conceal", "x:item")
 def _conceal(st, x):
     """Turn an item face down."""
+    if x not in st.where:
+        raise ValueError(f"conceal needs an item in play, not {x!r}")
     st.facedown.add(x)
     z = st.where.get(x)
     st.dirty |= st.rules.zones[z].bit if z else -1
