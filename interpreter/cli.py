@@ -22,11 +22,11 @@ def _console(stderr=False):
     return Console(stderr=stderr, highlight=False)
 
 
-def _load(name, out=None):
+def _load(name, out=None, mods=()):
     from . import load_game
 
     try:
-        return load_game(name)
+        return load_game(name, mods=mods)
     except RuleError as exc:
         for d in exc.diagnostics:
             print(str(d), file=sys.stderr)
@@ -56,7 +56,7 @@ def cmd_validate(args) -> int:
         for d in _game_dirs(path):
             games += 1
             t = time.perf_counter()
-            diags = check_game(str(d))
+            diags = check_game(str(d), mods=args.mod)
             ms = (time.perf_counter() - t) * 1000
             for diag in diags:
                 print(str(diag), flush=True)
@@ -222,7 +222,7 @@ def cmd_play(args) -> int:
 
     from .agents import make_agent
 
-    game = _load(args.game)
+    game = _load(args.game, mods=args.mod)
     if args.seed is None:
         args.seed = random.SystemRandom().randrange(1, 1_000_000)
     console = _console()
@@ -297,10 +297,11 @@ def cmd_play(args) -> int:
 def _sim_batch(task):
     game_name, agents, seeds, agent_seed, *rest = task
     options = rest[0] if rest else None
+    mods = rest[1] if len(rest) > 1 else ()
     from . import load_game
     from .agents import make_agent
 
-    game = load_game(game_name)
+    game = load_game(game_name, mods=mods)
     out = []
     for seed in seeds:
         seat = {p: make_agent(a, seed * 7919 + agent_seed + i) for i, (p, a) in enumerate(zip(game.players, agents))}
@@ -321,7 +322,7 @@ def _sim_batch(task):
 def cmd_simulate(args) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    game = _load(args.game)
+    game = _load(args.game, mods=args.mod)
     agents = args.agents.split(",")
     if len(agents) == 1:
         agents = agents * len(game.players)
@@ -339,7 +340,7 @@ def cmd_simulate(args) -> int:
         return 2
     seeds = list(range(args.seed, args.seed + args.games))
     batch = max(1, min(50, args.games // max(1, args.workers * 4)))
-    tasks = [(str(game.rules.root), agents, seeds[i:i + batch], args.seed, options)
+    tasks = [(str(game.rules.root), agents, seeds[i:i + batch], args.seed, options, args.mod)
              for i in range(0, len(seeds), batch)]
     results = []
     t0 = time.perf_counter()
@@ -418,7 +419,7 @@ def cmd_replay(args) -> int:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"{args.log}: not a game log: {exc}", file=sys.stderr)
         return 1
-    game = _load(game_name)
+    game = _load(game_name, mods=args.mod)
     if rec.get("rules_digest") and rec["rules_digest"] != game.rules.digest:
         print(f"note: the rule files changed since this log was made ({rec['rules_digest']} -> "
               f"{game.rules.digest})", file=sys.stderr)
@@ -445,7 +446,7 @@ def cmd_replay(args) -> int:
 def cmd_test(args) -> int:
     from .scenario import ScenarioFailure, load_scenarios, run_scenario
 
-    game = _load(args.game)
+    game = _load(args.game, mods=args.mod)
     files = [Path(p) for p in args.files] or sorted(Path(game.rules.root).glob("scenarios/*.yaml"))
     passed = failed = 0
     for f in files:
@@ -493,7 +494,7 @@ def cmd_schema(args) -> int:
 def cmd_cards(args) -> int:
     from rich.table import Table
 
-    game = _load(args.game)
+    game = _load(args.game, mods=args.mod)
     r = game.rules
     t = Table(title=f"{r.title}: {len(r.items)} items")
     t.add_column("id", style="bold")
@@ -517,12 +518,19 @@ def cmd_cards(args) -> int:
 
 
 # ----------------------------------------------------------------------------- main
+def _mod_option(p):
+    p.add_argument("--mod", action="append", default=[], metavar="PATH",
+                   help="apply a mod: a folder holding mod.yaml, or a name under the game's mods/ (repeatable, "
+                        "applied in order)")
+
+
 def build_parser():
     ap = argparse.ArgumentParser(prog="lotr-rules", description="Run board games from YAML rule files.")
     sub = ap.add_subparsers(dest="cmd", required=True)
 
     p = sub.add_parser("validate", help="check rule files; print path:line:col problems")
     p.add_argument("paths", nargs="+", help="game names, game folders, or a folder of games")
+    _mod_option(p)
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("play", help="play or watch a game in the terminal")
@@ -534,6 +542,7 @@ def build_parser():
     p.add_argument("--save-log", help="write the game log (JSON) to this file")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
     p.add_argument("--load", help="resume a game saved with 's FILE' during play")
+    _mod_option(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("simulate", help="play many games between agents and report statistics")
@@ -545,16 +554,19 @@ def build_parser():
     p.add_argument("--json", action="store_true")
     p.add_argument("--progress", action="store_true", help="show the progress bar even without a terminal")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
+    _mod_option(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("replay", help="re-run a saved game log and check it matches")
     p.add_argument("log")
     p.add_argument("-v", "--verbose", action="store_true")
+    _mod_option(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("test", help="run a game's YAML rule scenarios")
     p.add_argument("game")
     p.add_argument("files", nargs="*")
+    _mod_option(p)
     p.set_defaults(func=cmd_test)
 
     p = sub.add_parser("schema", help="print the JSON Schema of a kind of rule file (or 'dsl')")
@@ -564,6 +576,7 @@ def build_parser():
     p = sub.add_parser("cards", help="list a game's cards, tiles and tokens")
     p.add_argument("game")
     p.add_argument("--type", help="only items of this type")
+    _mod_option(p)
     p.set_defaults(func=cmd_cards)
     return ap
 

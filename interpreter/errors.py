@@ -47,6 +47,8 @@ CODES = {
     "E001": "YAML syntax error",
     "E002": "file not found / include matched nothing",
     "E003": "not a mapping at top level / unknown file kind",
+    "E004": "mod does not fit: made for another game, loaded twice, or a required mod missing",
+    "E005": "mod conflict: changes a missing entry, or one another mod already changed",
     "E101": "schema violation",
     "E201": "DSL syntax error",
     "E301": "unknown name",

@@ -23,15 +23,21 @@ A scenario file holds one scenario or a list of them (names below are illustrati
       victory: points
       over: false                 # optional: the game must still be going
 
+A file may instead be a mapping ``{mods: [...], scenarios: [...]}``: its scenarios then run on
+the game with those mods applied in order, each a folder relative to the scenario file or a
+name under the game's mods/ folder (so a mod's own scenarios can say ``mods: [..]``). The
+mods replace any the game was loaded with.
+
 Failures are reported as ``file:line: scenario 'name': what went wrong``. The runner uses
 only the public API plus generic set-up operations; it knows no game.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from .dsl.compiler import Compiler, Src
-from .errors import IllegalAction
+from .errors import IllegalAction, RuleError
 from .loading.yamlsrc import Source
 
 
@@ -145,6 +151,7 @@ def run_scenario(game, sc: dict, source: Source | None = None, path=()):
     """Run one scenario dict against a loaded Game; raise ScenarioFailure on a mismatch."""
     where_line = source.pos(path)[0] if source is not None else 0
     where = f"{source.display if source else '<scenario>'}:{where_line}: scenario '{sc.get('name', '?')}'"
+    game = _with_file_mods(game, source, where)
     st = game.new_game(seed=int(sc.get("seed", 0)), options=sc.get("options"))
     try:
         apply_setup(st, sc.get("setup") or {})
@@ -189,6 +196,29 @@ def run_scenario(game, sc: dict, source: Source | None = None, path=()):
     if sc.get("over") is False and st.over:
         _fail(where, f"the game should go on, but it ended ({st.victory})")
     return st
+
+
+def _with_file_mods(game, source, where):
+    """The game with the mods the scenario file names (the game itself when it names none)."""
+    data = source.data if source is not None else None
+    mods = data.get("mods") if isinstance(data, dict) else None
+    if not mods:
+        return game
+    if not isinstance(mods, list):
+        _fail(where, "mods: must be a list of mod folders or names")
+    here = Path(source.path).parent
+    paths = tuple(str(here / str(m)) if (here / str(m)).is_dir() else str(m) for m in mods)
+    try:
+        return _load_with_mods(str(game.rules.root), paths)
+    except RuleError as exc:
+        _fail(where, "the game with mods " + ", ".join(paths) + " does not load:\n" + str(exc))
+
+
+@lru_cache(maxsize=16)
+def _load_with_mods(root: str, mods: tuple):
+    from . import load_game
+
+    return load_game(root, mods=mods)
 
 
 def load_scenarios(path: str | Path):

@@ -428,8 +428,10 @@ class Compiler:
         elif n == "mod":
             for fam in self.r.active_families:
                 self._read("zone:" + fam)
-        elif n in ("zone_of", "is_facedown"):
-            self._read("*")
+        elif n == "zone_of":
+            self._read("where")
+        elif n in ("is_facedown", "available"):  # what lies face down (see registry: reveal)
+            self._read("face")
         for (pname, ptyp, *_), a in zip(prim.params, pos):
             if ptyp == "zone" and not self._static_zone(a, scope):
                 self._read("*")  # a zone known only at run time: any zone may be read

@@ -377,7 +377,8 @@ def _move_item(st, item, zone, at="top", face=None):
         st.facedown.add(item)
     else:
         st.facedown.discard(item)
-    st.dirty |= zdef.bit | (st.rules.zones[old].bit if old is not None else 0)
+    r = st.rules
+    st.dirty |= zdef.bit | (r.zones[old].bit if old is not None else 0) | r.where_bit | r.face_bit
 
 
 @stmt("move", "item:item", "zone:zone", "at:str=top", "face:str=")
@@ -419,7 +420,7 @@ def _deal(st, tableau, src):
                 st.facedown.add(item)
             else:
                 st.facedown.discard(item)
-    st.dirty |= zdef.bit | st.rules.zones[src].bit
+    st.dirty |= zdef.bit | st.rules.zones[src].bit | st.rules.where_bit | st.rules.face_bit
 
 
 @stmt("reveal_uncovered", "tableau:zone")
@@ -430,7 +431,7 @@ def _reveal_uncovered(st, tableau):
     for i, it in enumerate(items):
         if it is not None and it in st.facedown and all(items[j] is None for j in cover[i]):
             st.facedown.discard(it)
-            st.dirty |= st.rules.zones[tableau].bit
+            st.dirty |= st.rules.zones[tableau].bit | st.rules.face_bit
 
 
 @stmt("reveal", "x:item")
@@ -439,8 +440,7 @@ def _reveal(st, x):
     if x not in st.where:
         raise ValueError(f"reveal needs an item in play, not {x!r}")
     st.facedown.discard(x)
-    z = st.where.get(x)
-    st.dirty |= st.rules.zones[z].bit if z else -1
+    st.dirty |= st.rules.face_bit
 
 
 @stmt("conceal", "x:item")
@@ -449,8 +449,7 @@ def _conceal(st, x):
     if x not in st.where:
         raise ValueError(f"conceal needs an item in play, not {x!r}")
     st.facedown.add(x)
-    z = st.where.get(x)
-    st.dirty |= st.rules.zones[z].bit if z else -1
+    st.dirty |= st.rules.face_bit
 
 
 def shift_pieces(st, kind, owner, n, src, dst) -> int:

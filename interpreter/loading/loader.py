@@ -18,7 +18,7 @@ from .yamlsrc import Source
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
-KINDS = ("game", "board", "cards")
+KINDS = ("game", "board", "cards", "mod")
 
 
 @lru_cache(maxsize=None)
@@ -98,6 +98,9 @@ class Spec:
     diags: list = field(default_factory=list)
 
     def error(self, source, path, code, message, hint="", key=False):
+        route = getattr(source, "route", None)  # a game merged with mods: point into the entry's own file
+        if route is not None:
+            source, path = route(tuple(path))
         line, col = source.pos(path, key=key) if source is not None else (1, 1)
         name = source.display if source is not None else str(self.root)
         self.diags.append(Diagnostic(name, line, col, code, message, hint))
@@ -195,7 +198,7 @@ def _check_schema(src: Source, kind: str, spec: Spec) -> bool:
     return ok
 
 
-def load_spec(name_or_path: str) -> Spec:
+def load_spec(name_or_path: str, mods=()) -> Spec:
     root = resolve_game_dir(name_or_path)
     spec = Spec(root=root)
     game_file = root / "game.yaml"
@@ -210,18 +213,30 @@ def load_spec(name_or_path: str) -> Spec:
     if not isinstance(src.data, dict) or src.data.get("kind") != "game":
         spec.error(src, (), "E003", "game.yaml must be a mapping with 'kind: game'")
         return spec
-    check_schema(src, "game", spec)
     spec.game = Entry(src.data, src, ())
+    include_files(spec, src, root)
+    if mods:
+        from .mods import apply_mods
+
+        apply_mods(spec, [str(m) for m in mods])  # spec.game becomes the merged game
+    check_schema(spec.game.source, "game", spec)
+    return spec
+
+
+def include_files(spec: Spec, src: Source, folder: Path, replace=None):
+    """Load the board and cards files named by src's `include:` globs, confined to folder.
+    replace(id, entry) takes the items of a `mode: replace` cards file (mods only)."""
     includes = src.data.get("include") or []
-    seen = {game_file.resolve()}
+    seen = {Path(src.path).resolve()}
+    top = folder.resolve()
+    where = f"{src.data.get('kind')} folder"
     for i, pattern in enumerate(includes if isinstance(includes, list) else []):
         if not isinstance(pattern, str):
             continue
-        matches = sorted(glob.glob(str(root / pattern)))
+        matches = sorted(glob.glob(str(folder / pattern)))
         if not matches:
             spec.error(src, ("include", i), "E002", f"include '{pattern}' matches no file",
-                       "paths are relative to the game folder; globs like cards/*.yaml work")
-        top = root.resolve()
+                       f"paths are relative to the {where}; globs like cards/*.yaml work")
         for m in matches:
             p = Path(m)
             real = p.resolve()
@@ -229,20 +244,19 @@ def load_spec(name_or_path: str) -> Spec:
                 continue
             seen.add(real)
             if top not in real.parents or not real.is_file():
-                spec.error(src, ("include", i), "E002", f"include '{m}' is not a file inside the game folder",
+                spec.error(src, ("include", i), "E002", f"include '{m}' is not a file inside the {where}",
                            "a game (or a mod) may only include its own files")
                 continue
-            _load_part(p, spec)
-    return spec
+            _load_part(p, spec, replace)
 
 
-def _load_part(path: Path, spec: Spec):
+def _load_part(path: Path, spec: Spec, replace=None):
     src = read_source(path, spec)
     if src is None:
         return
     data = src.data
     kind = data.get("kind") if isinstance(data, dict) else None
-    if kind not in KINDS or kind == "game":
+    if kind not in ("board", "cards"):
         spec.error(src, ("kind",) if isinstance(data, dict) and "kind" in data else (), "E003",
                    f"unknown file kind {kind!r}", "an included file starts with kind: board or kind: cards")
         return
@@ -267,6 +281,11 @@ def _load_part(path: Path, spec: Spec):
     elif kind == "cards":
         defaults = data.get("defaults") if isinstance(data.get("defaults"), dict) else {}
         typ = data.get("type")
+        replacing = data.get("mode") == "replace"  # each item replaces one of the same id
+        if replacing and replace is None:
+            spec.error(src, ("mode",), "E101", "mode: replace is only for a mod's cards files",
+                       "a game's own cards files add items; a mod may replace them")
+            return
         for i, item in enumerate(section("items", list)):
             if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not isinstance(typ, str):
                 continue
@@ -274,7 +293,11 @@ def _load_part(path: Path, spec: Spec):
             merged.update(item)
             merged["type"] = typ
             origins = {k: ("defaults", k) for k in defaults if k not in item}
-            _add(spec, spec.items, item["id"], Entry(merged, src, ("items", i), origins), "item")
+            entry = Entry(merged, src, ("items", i), origins)
+            if replacing:
+                replace(item["id"], entry)
+            else:
+                _add(spec, spec.items, item["id"], entry, "item")
 
 
 def _add(spec, table, name, entry, what):

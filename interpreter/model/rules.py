@@ -140,6 +140,10 @@ class Rules:
         self.hud = {"players": {}, "zones": [], "player_zones": []}
         self.item_text: dict = {}
         self.chan_bits: dict = {}
+        # channels of item places: 'where' (which zone each item is in, read by zone_of) and
+        # 'face' (read by is_facedown); every item move writes both, reveal/conceal 'face'
+        self.where_bit = self.bit("where")
+        self.face_bit = self.bit("face")
         self.emit = None
         self.start_zone: dict = {}
 

@@ -1,0 +1,268 @@
+"""Mods: YAML overlays (add, replace, patch, remove) applied over a game, on the toy game.
+
+The mods live in tests/games/toy/mods/: extra (adds a move, a trigger and a chip, replaces the
+flow), needs_extra (requires extra, patches its move), rework (replaces a procedure under a
+new signature, patches a zone), trim (removes an item, a region and a trigger, replaces an
+item), and broken ones; every problem must be reported at the mod file's own line."""
+import shutil
+from pathlib import Path
+
+import pytest
+
+from interpreter import RuleError, check_game, load_game
+from interpreter.cli import main
+from interpreter.loading.loader import load_spec
+from interpreter.loading.yamlsrc import Source
+from interpreter.scenario import run_file
+
+TOY = Path(__file__).parent / "games" / "toy"
+MODS = TOY / "mods"
+
+
+def at(file: Path, text: str, nth: int = 0):
+    """(line, col), 1-based, of the nth occurrence of text in a file."""
+    hits = [(i, line.index(text) + 1) for i, line in enumerate(file.read_text().splitlines(), 1) if text in line]
+    return hits[nth]
+
+
+def diags_at(diags, file: Path, code: str):
+    return [(d.line, d.col) for d in diags if d.code == code and Path(d.path).resolve() == file.resolve()]
+
+
+def find(diags, code, file: Path, line: int, text: str = ""):
+    """The one diagnostic with this code, file and line (whose message or hint holds text)."""
+    hits = [d for d in diags if d.code == code and Path(d.path).resolve() == file.resolve() and d.line == line
+            and text in d.message + d.hint]
+    assert len(hits) == 1, "\n".join(map(str, diags))
+    return hits[0]
+
+
+# ------------------------------------------------------------------ behaviour
+def test_without_mods_the_game_source_is_the_plain_file():
+    spec = load_spec(str(TOY))
+    assert type(spec.game.source) is Source and not spec.diags
+
+
+def test_an_added_move_is_offered_and_works():
+    assert "bonus" not in {a.id for a in load_game(str(TOY)).new_game(seed=1).legal_actions()}
+    game = load_game(str(TOY), mods=["extra"])
+    st = game.new_game(seed=1)
+    assert "bonus" in {a.id for a in st.legal_actions()}
+    st.apply("bonus")
+    assert st.vars["score.red"] == 7
+    assert st.current_player == "blue"
+    # the added item and trigger are there too
+    assert game.rules.props["c6"]["value"] == 6 and st.where["c6"] == "table"
+    assert [t.id for t in game.rules.triggers] == ["win", "edge", "quick_win"]
+
+
+def test_a_mod_is_found_by_path_or_by_name_under_the_game():
+    by_name = load_game(str(TOY), mods=["extra"])
+    by_path = load_game(str(TOY), mods=[MODS / "extra"])
+    assert by_name.rules.digest == by_path.rules.digest
+
+
+def test_mod_files_count_in_the_sources_and_the_rules_digest():
+    spec = load_spec(str(TOY), mods=["extra"])
+    names = {Path(s.path).name for s in spec.sources}
+    assert {"mod.yaml", "chips.yaml"} <= names
+    assert load_game(str(TOY)).rules.digest != load_game(str(TOY), mods=["extra"]).rules.digest
+
+
+def test_replace_matches_a_procedure_by_name_and_patch_sets_zone_keys():
+    base = load_game(str(TOY)).new_game(seed=1)
+    assert len(base.zones["hand.red"]) == 2 and base.view("blue")["zones"]["bag"] == {"count": 1}
+    st = load_game(str(TOY), mods=["rework"]).new_game(seed=1)
+    assert len(st.zones["hand.red"]) == 1  # draw(count) draws count - 1
+    assert st.view("blue")["zones"]["bag"] == st.zones["bag"] and len(st.zones["bag"]) == 3  # now public
+
+
+def test_remove_items_regions_and_triggers_and_replace_an_item():
+    game = load_game(str(TOY), mods=["trim"])
+    r = game.rules
+    assert "c5" not in r.items and len(r.items) == 4
+    assert r.props["c1"]["value"] == 10 and r.props["c1"]["suit"] == "swords"
+    assert r.regions == ["north", "south"] and r.adj == {"north": ("south",), "south": ("north",)}
+    assert [t.id for t in r.triggers] == ["win"]
+    st = game.new_game(seed=1)  # still plays: four chips, two in each hand
+    assert not st.zones["bag"] and len(st.zones["hand.red"]) == len(st.zones["hand.blue"]) == 2
+
+
+def test_a_later_mod_builds_on_an_earlier_one():
+    game = load_game(str(TOY), mods=["extra", "needs_extra"])
+    st = game.new_game(seed=1)
+    st.apply("bonus")
+    st.apply("pass")
+    assert "bonus" in {a.id for a in st.legal_actions()}  # patched condition: score < 100, not < 7
+
+
+def test_independent_mods_combine():
+    game = load_game(str(TOY), mods=["trim", "rework", "extra"])
+    st = game.new_game(seed=1)
+    assert "c5" not in game.rules.items and len(st.zones["hand.red"]) == 1
+    assert "bonus" in {a.id for a in st.legal_actions()}
+
+
+# ------------------------------------------------------------------ problems, at the mod's line
+@pytest.fixture(scope="module")
+def broken():
+    return check_game(str(TOY), mods=["broken"])
+
+
+def test_a_broken_mod_raises_with_every_problem():
+    with pytest.raises(RuleError) as exc:
+        load_game(str(TOY), mods=["broken"])
+    assert len(exc.value.diagnostics) >= 10
+
+
+def test_unknown_entries_are_reported_with_a_suggestion(broken):
+    f = MODS / "broken" / "mod.yaml"
+    d = find(broken, "E005", f, at(f, "passs")[0])
+    assert "cannot remove moves entry 'passs'" in d.message and "did you mean 'pass'?" in d.hint
+    d = find(broken, "E005", f, at(f, "drow(n)")[0])
+    assert "cannot replace procedures entry 'drow'" in d.message and "did you mean 'draw'?" in d.hint
+    d = find(broken, "E005", f, at(f, "tabel")[0])
+    assert "cannot patch zones entry 'tabel'" in d.message and "did you mean 'table'?" in d.hint
+    d = find(broken, "E101", f, at(f, "procedure:")[0])
+    assert "'procedure' is not a section" in d.message and "did you mean 'procedures'?" in d.hint
+    assert find(broken, "E101", f, at(f, "flow: {}")[0], "one value")
+    d = find(broken, "E101", f, at(f, "tock")[0])
+    assert d.message == "id 'tock' differs from the entry's name 'tick'"
+
+
+def test_adding_an_existing_entry_or_item_names_the_first(broken):
+    f = MODS / "broken" / "mod.yaml"
+    d = find(broken, "E305", f, at(f, "pass:")[0])
+    assert (d.col, d.message) == (at(f, "pass:")[1], "moves entry 'pass' already exists")
+    assert f"game.yaml:{at(TOY / 'game.yaml', '  pass:')[0]}" in d.hint
+    cards = MODS / "broken" / "cards.yaml"
+    d = find(broken, "E305", cards, at(cards, "c2")[0])
+    assert f"items.yaml:{at(TOY / 'items.yaml', 'id: c2')[0]}" in d.hint
+    rep = MODS / "broken" / "replace.yaml"
+    assert "cannot replace items entry 'c9'" in find(broken, "E005", rep, at(rep, "c9")[0]).message
+
+
+def test_a_dsl_error_in_a_mod_entry_points_at_the_mod(broken):
+    f = MODS / "broken" / "mod.yaml"
+    d = find(broken, "E301", f, at(f, "scor[me]")[0])
+    assert d.col == at(f, "scor[me]")[1] and "'scor'" in d.message
+    assert not [x for x in broken if x.path.endswith("game.yaml")]
+
+
+def test_a_schema_error_in_a_patched_key_points_at_the_patch(broken):
+    f = MODS / "broken" / "mod.yaml"
+    d = find(broken, "E101", f, at(f, "sideways")[0])
+    assert d.col == at(f, "sideways")[1] and "'sideways' is not one of" in d.message
+
+
+def test_a_dsl_error_in_a_patched_key_points_at_the_patch(tmp_path):
+    mod = tmp_path / "typo"
+    mod.mkdir()
+    (mod / "mod.yaml").write_text("kind: mod\nname: typo\nversion: 1\ngame: toy\n"
+                                  "patch:\n  moves:\n    order_test:\n      if: scroe[me] == 0\n")
+    diags = check_game(str(TOY), mods=[str(mod)])
+    assert diags_at(diags, mod / "mod.yaml", "E301") == [(8, 11)], diags
+
+
+def test_two_mods_changing_one_entry_conflict():
+    diags = check_game(str(TOY), mods=["rework", "clash"])
+    f = MODS / "clash" / "mod.yaml"
+    first = f"rework/mod.yaml:{at(MODS / 'rework' / 'mod.yaml', 'draw(count)')[0]}"
+    for marker in ("draw: {}", "draw(n):"):
+        d = find(diags, "E005", f, at(f, marker)[0])
+        assert "procedures entry 'draw' was already replaced by mod 'rework'" in d.message and first in d.message
+    # alone, clash still changes draw twice: its patch runs after its own replace
+    [d] = check_game(str(TOY), mods=["clash"])
+    assert d.line == at(f, "draw: {}")[0] and "already replaced by mod 'clash' at" in d.message
+
+
+def test_requires_must_be_loaded_earlier_in_a_fitting_version(tmp_path):
+    f = MODS / "needs_extra" / "mod.yaml"
+    for mods in (["needs_extra"], ["needs_extra", "extra"]):
+        diags = check_game(str(TOY), mods=mods)
+        d = find(diags, "E004", f, at(f, "name: extra")[0])
+        assert "requires mod 'extra', which is not loaded before it" in d.message
+        assert not [x for x in diags if x.code == "E005"]  # the mod is not applied: no cascade
+    later = tmp_path / "later"
+    shutil.copytree(MODS / "needs_extra", later)
+    (later / "mod.yaml").write_text((later / "mod.yaml").read_text().replace(">=1.0, <2", ">=2"))
+    diags = check_game(str(TOY), mods=["extra", str(later)])
+    d = find(diags, "E004", later / "mod.yaml", at(later / "mod.yaml", ">=2")[0])
+    assert "requires extra >=2, but extra is version 1.2.0" in d.message and "extra/mod.yaml:4" in d.hint
+
+
+def test_a_mod_for_another_game_is_refused():
+    f = MODS / "wrong_game" / "mod.yaml"
+    diags = check_game(str(TOY), mods=["wrong_game"])
+    d = find(diags, "E004", f, at(f, "game: duel")[0])
+    assert "'duel'" in d.message and "'toy'" in d.message and "toy/game.yaml:3" in d.hint
+
+
+def test_a_bad_manifest_is_reported_and_not_applied():
+    f = MODS / "bad_manifest" / "mod.yaml"
+    diags = check_game(str(TOY), mods=["bad_manifest"])
+    assert "did you mean 'remove'?" in find(diags, "E101", f, at(f, "remvoe")[0]).hint
+    assert "'version' is a required property" in find(diags, "E101", f, 1).message
+    assert len(diags) == 2
+
+
+def test_missing_mods_and_folders_without_a_manifest(tmp_path):
+    diags = check_game(str(TOY), mods=["extar", str(tmp_path)])
+    assert [d.code for d in diags] == ["E002", "E002"]
+    assert any("mod 'extar' not found" in d.message and "did you mean 'extra'?" in d.hint for d in diags)
+    assert any(d.message == f"no mod.yaml in {tmp_path}" or "no mod.yaml" in d.message for d in diags)
+
+
+def test_the_same_mod_twice_is_refused():
+    diags = check_game(str(TOY), mods=["extra", "extra"])
+    assert [(d.code, d.message) for d in diags] == [("E004", "mod 'extra' is loaded twice")]
+
+
+def test_mode_replace_belongs_to_mods(tmp_path):
+    game = tmp_path / "toy"
+    shutil.copytree(TOY, game, ignore=shutil.ignore_patterns("mods"))
+    (game / "items.yaml").write_text((game / "items.yaml").read_text().replace("type: chip", "type: chip\nmode: replace"))
+    diags = check_game(str(game))
+    assert [(d.code, d.line) for d in diags] == [("E101", 3)] and "only for a mod" in diags[0].message
+
+
+# ------------------------------------------------------------------ command line and scenarios
+def test_validate_with_mods(capsys):
+    assert main(["validate", str(TOY), "--mod", "extra", "--mod", "needs_extra"]) == 0
+    assert main(["validate", str(TOY), "--mod", "broken"]) == 1
+    out = capsys.readouterr().out
+    assert "broken/mod.yaml:" in out and "error[E301]" in out and "Traceback" not in out
+
+
+def test_cards_and_simulate_take_mods(capsys):
+    assert main(["cards", str(TOY), "--mod", "trim"]) == 0
+    out = capsys.readouterr().out
+    assert "c4" in out and "c5" not in out
+    assert main(["simulate", str(TOY), "--mod", "extra", "--games", "2", "--json"]) == 0
+
+
+def test_a_scenario_file_names_its_mods():
+    assert run_file(load_game(str(TOY)), MODS / "extra" / "scenarios" / "bonus.yaml") == []
+
+
+def test_test_command_runs_a_mods_scenarios(capsys):
+    code = main(["test", str(TOY), str(MODS / "extra" / "scenarios" / "bonus.yaml")])
+    assert code == 0 and "1 passed, 0 failed" in capsys.readouterr().out
+
+
+def test_list_entries_route_to_their_own_file_and_index(tmp_path):
+    mod = tmp_path / "late"
+    mod.mkdir()
+    (mod / "mod.yaml").write_text("kind: mod\nname: late\nversion: 1\ngame: toy\n"
+                                  "remove: {triggers: [win]}\n"
+                                  "add:\n  triggers:\n    late:\n      when: size(tabel) > 9\n      do: edge_hits += 1\n")
+    diags = check_game(str(TOY), mods=[str(mod)])
+    assert diags_at(diags, mod / "mod.yaml", "E301") == [(9, 18)], diags
+    spec = load_spec(str(TOY), mods=[str(mod)])
+    layered = spec.game.source
+    assert [t["id"] for t in spec.game.value["triggers"]] == ["edge", "late"]
+    # edge moved from index 1 to 0: its positions are still read from the game's file
+    src, path = layered.route(("triggers", 0, "when"))
+    assert src is layered.base and path == ("triggers", 1, "when")
+    assert layered.pos(("triggers", 0, "when")) == at(TOY / "game.yaml", "size(table) % 2")
+    assert layered.pos(("triggers", 1, "when")) == (9, 13)
