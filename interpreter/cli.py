@@ -110,7 +110,16 @@ def _zone_text(st, zid, viewer):
         return t
     if not items:
         return Text("-", style="dim")
-    return Text(", ".join("?" if i in st.facedown else f"{i} ({rules.display(i)})" for i in items if i))
+    return Text(", ".join(("?" if rules.item_owner.get(i) != viewer else f"{i} ({rules.display(i)})")
+                          if i in st.facedown else f"{i} ({rules.display(i)})" for i in items if i))
+
+
+def _item_look(st, item, viewer) -> str:
+    """An item as the viewer sees it: its name, '?' when its face is hidden from the viewer,
+    and a '*' when it lies face up for everyone."""
+    if item not in st.facedown:
+        return f"{st.rules.display(item)}*"
+    return st.rules.display(item) if st.rules.item_owner.get(item) == viewer else "?"
 
 
 def render(st, viewer, console):
@@ -141,12 +150,19 @@ def render(st, viewer, console):
         owned = rules.owned_kinds
         for p in rules.players:
             bt.add_column(p)
+        # zone families with one zone per region hold items standing on the board
+        on_board = [f for f, keys in rules.zone_families.items() if keys == rules.regions]
         for r in rules.regions:
             cells = []
             for p in rules.players:
                 parts = [f"{st.pieces.get((k, p, r), 0)} {k}" for k in owned if st.pieces.get((k, p, r), 0)]
+                for fam in on_board:
+                    for it in st.zones[f"{fam}.{r}"]:
+                        if rules.item_owner.get(it) == p:
+                            parts.append(_item_look(st, it, viewer))
                 cells.append(", ".join(parts))
-            bt.add_row(rules.display(r), ", ".join(rules.display(a) for a in rules.adj.get(r, ())), *cells)
+            near = dict.fromkeys(rules.adj.get(r, ()) + tuple(rules.adj_in.get("", {}).get(r, ())))
+            bt.add_row(rules.display(r), ", ".join(rules.display(a) for a in near), *cells)
         console.print(bt)
     for text, f in rules.hud["zones"]:
         try:
