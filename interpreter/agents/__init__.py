@@ -69,7 +69,7 @@ class MCTSAgent:
 
     Each iteration copies the state and *determinizes* it for the player to move, resampling
     what that player cannot see: the items of another player's private zones are dealt anew
-    among those zones (a hand and a card chosen in secret are one pool), hidden zones are
+    among those zones, type by type (a hand and a card chosen in secret are one pool), hidden zones are
     shuffled, another player's face-down owned items are permuted among all their places (a
     hidden piece could be any of that owner's hidden pieces), and other face-down items among
     the face-down slots of their zone. (It keeps what is public, such as counts per zone: a
@@ -93,7 +93,8 @@ class MCTSAgent:
         for zid, items in s.zones.items():
             zd = rules.zones[zid]
             if zd.visibility == "owner" and zd.owner != player:
-                private.setdefault(zd.owner, []).extend((zid, i) for i in range(len(items)))
+                for i, it in enumerate(items):  # one pool per owner and item type
+                    private.setdefault((zd.owner, rules.item_type_of.get(it)), []).append((zid, i))
                 continue
             if zd.visibility == "hidden" and not zd.tableau:
                 self.rng.shuffle(items)
@@ -106,7 +107,7 @@ class MCTSAgent:
                     if o is None:
                         down.append(i)
                     elif o != player:
-                        owned.setdefault(o, []).append((zid, i))
+                        owned.setdefault((o, rules.item_type_of.get(it)), []).append((zid, i))
             if len(down) > 1:
                 picked = [items[i] for i in down]
                 self.rng.shuffle(picked)

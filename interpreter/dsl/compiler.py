@@ -428,6 +428,8 @@ class Compiler:
         elif n == "mod":
             for fam in self.r.active_families:
                 self._read("zone:" + fam)
+        elif n == "usable":  # an item's own condition may read anything
+            self._read("*")
         elif n == "zone_of":
             self._read("where")
         elif n in ("is_facedown", "available"):  # what lies face down (see registry: reveal)

@@ -247,6 +247,13 @@ def _zone_of(st, x):
     return st.where.get(x)
 
 
+@fn("usable", "x:item", "p:player", returns="bool")
+def _usable(st, x, p):
+    """True if player p may use item x now: its `if:` condition holds (always, without one)."""
+    f = st.rules.item_conds.get(x)
+    return True if f is None else bool(f(st, {"me": p, "this": x}))
+
+
 @fn("key_of", "z:zone", returns="any")
 def _key_of(st, z):
     """The key of a zone of a family (the key of at.north is north); none otherwise."""

@@ -15,7 +15,7 @@ from . import vm
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _SIG = re.compile(rf"^\s*({_NAME})\s*(?:\(\s*((?:{_NAME}\s*(?:,\s*{_NAME}\s*)*)?)\))?\s*$")
-RESERVED_ITEM_KEYS = {"id", "name", "ref", "at", "effect", "grants", "abilities", "note", "type"}
+RESERVED_ITEM_KEYS = {"id", "name", "ref", "at", "effect", "if", "grants", "abilities", "note", "type"}
 
 
 def _type_of_value(r: Rules, v):
@@ -93,6 +93,7 @@ class Builder:
         step(self._events, g, gs)
         step(self._item_types, g, gs)
         step(self._items)
+        step(self._var_item_types)
         step(self._functions, g, gs)
         step(self._procedures_declare, g, gs)
         step(self._moves_declare, g, gs)
@@ -307,6 +308,16 @@ class Builder:
             else:
                 r.var_defs[name] = d
                 r.var_types[name] = _type_of_value(r, d)
+
+    def _var_item_types(self):
+        """A variable whose first value names an item holds items (items are declared after
+        variables, so their first values were read as text)."""
+        r = self.r
+        for name, t in r.var_types.items():
+            keys = r.var_families.get(name)
+            v = r.var_defs.get(name if keys is None else f"{name}.{keys[0]}" if keys else "")
+            if t == "str" and isinstance(v, str) and r.symbols.get(v, ("",))[0] == "item":
+                r.var_types[name] = "item"
 
     def _tracks(self, g, gs):
         r = self.r
@@ -643,6 +654,10 @@ class Builder:
                 scope = {"me": ("local", "me", "player"), "this": ("local", "this", "item")}
                 r.item_effects[iid] = self.c.block_text(d["effect"], self.src(e.source, e.at("effect"),
                                                                                f"effect of {iid}"), scope)
+            if "if" in d:  # when the item may be used: read by usable(item, player)
+                scope = {"me": ("local", "me", "player"), "this": ("local", "this", "item")}
+                r.item_conds[iid] = self.c.expr_text(d["if"], self.src(e.source, e.at("if"),
+                                                                        f"condition of {iid}"), scope)[0]
             for j, ab in enumerate(d.get("abilities") or []):
                 self._ability(ab, e.source, e.path + ("abilities", j), iid)
                 if isinstance(ab, dict):

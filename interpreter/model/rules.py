@@ -131,6 +131,7 @@ class Rules:
         self.triggers: list = []
         self.listeners: dict = {}
         self.item_effects: dict = {}
+        self.item_conds: dict = {}   # item -> compiled `if:` (when it may be used)
         self.grants: dict = {}
         self.grant_names: set = set()
         self.blocks: list = []
