@@ -1,4 +1,5 @@
-"""Every YAML rule scenario under games/<game>/scenarios/ runs as one test.
+"""Every YAML rule scenario under games/<game>/scenarios/ (and games/<game>/mods/<mod>/scenarios/)
+runs as one test.
 
 Each scenario cites the rulebook file and section it checks (see interpreter/scenario.py
 for the format). A scenario fails with the file, line and what differed.
@@ -12,13 +13,15 @@ from interpreter.scenario import ScenarioFailure, load_scenarios, run_scenario
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 CASES = []
-for f in sorted(GAMES.glob("*/scenarios/*.yaml")):
+# a game's own scenarios, and those of its mods (which name their mods at the top of the file)
+FILES = [(f, f.parts[-3], f.parts[-3]) for f in sorted(GAMES.glob("*/scenarios/*.yaml"))]
+FILES += [(f, f.parts[-5], f"{f.parts[-5]}+{f.parts[-3]}") for f in sorted(GAMES.glob("*/mods/*/scenarios/*.yaml"))]
+for f, game, label in FILES:
     try:
         for sc, src, path in load_scenarios(f):
-            CASES.append(pytest.param(f.parts[-3], sc, src, path,
-                                      id=f"{f.parts[-3]}/{f.stem}/{sc.get('name', '?')}"))
+            CASES.append(pytest.param(game, sc, src, path, id=f"{label}/{f.stem}/{sc.get('name', '?')}"))
     except ScenarioFailure as exc:  # an unreadable scenario file is one failing test, not a crash
-        CASES.append(pytest.param(f.parts[-3], {"unreadable": str(exc)}, None, (), id=f"{f.parts[-3]}/{f.stem}"))
+        CASES.append(pytest.param(game, {"unreadable": str(exc)}, None, (), id=f"{label}/{f.stem}"))
 
 _loaded = {}
 

@@ -1,6 +1,6 @@
 """Benchmark the engine on one game: cold load, random playouts, clone, legal actions, JSON.
 
-    python tools/bench.py [GAME] [--games N] [--seed S] [--json]
+    python tools/bench.py [GAME] [--mod M ...] [--option name=value ...] [--games N] [--seed S] [--json]
 
 Figures (one core, this process):
   load+validate   a fresh interpreter process loading and checking the rule files: "first"
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def cold_load(game: str, runs: int = 5, fresh_cache: bool = False) -> float:
+def cold_load(game: str, mods=(), runs: int = 5, fresh_cache: bool = False) -> float:
     """Median wall time of load_game in a fresh process (import of the package excluded), in ms.
 
     fresh_cache: with an empty cache directory (first load ever: parse every effect, validate
@@ -36,7 +36,7 @@ def cold_load(game: str, runs: int = 5, fresh_cache: bool = False) -> float:
     import tempfile
 
     code = ("import time,sys; sys.path.insert(0, %r); import interpreter; t=time.perf_counter(); "
-            "interpreter.load_game(%r); print((time.perf_counter()-t)*1000)" % (str(ROOT), game))
+            "interpreter.load_game(%r, mods=%r); print((time.perf_counter()-t)*1000)" % (str(ROOT), game, list(mods)))
     times = []
     for _ in range(runs):
         env = dict(os.environ)
@@ -54,15 +54,20 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--mod", action="append", default=[])
+    ap.add_argument("--option", action="append", default=[], help="name=value (a YAML scalar)")
     args = ap.parse_args(argv)
+    import yaml
+
+    options = {k: yaml.safe_load(v) for k, _, v in (o.partition("=") for o in args.option)}
 
     from interpreter import load_game
 
-    res = {"game": args.game, "python": sys.version.split()[0]}
-    res["load_validate_ms_first"] = round(cold_load(args.game, fresh_cache=True), 1)
-    res["load_validate_ms_cold"] = round(cold_load(args.game), 1)
+    res = {"game": args.game, "mods": args.mod, "options": options, "python": sys.version.split()[0]}
+    res["load_validate_ms_first"] = round(cold_load(args.game, args.mod, fresh_cache=True), 1)
+    res["load_validate_ms_cold"] = round(cold_load(args.game, args.mod), 1)
     t = time.perf_counter()
-    game = load_game(args.game)
+    game = load_game(args.game, mods=args.mod)
     res["load_validate_ms_warm"] = round((time.perf_counter() - t) * 1000, 1)
 
     # Playouts in 3 rounds over the same seeds; this machine is shared, so the best round is
@@ -74,7 +79,7 @@ def main(argv=None):
         actions = 0
         t = time.perf_counter()
         for s in range(args.seed, args.seed + args.games):
-            st = game.new_game(seed=s)
+            st = game.new_game(seed=s, options=options)
             while not st.over:
                 acts = st.legal_actions()
                 st.apply(acts[rng.randrange(len(acts))])

@@ -27,6 +27,7 @@ that wrote something it reads.
 from __future__ import annotations
 
 import itertools
+import re
 
 from ..errors import Diagnostic, did_you_mean
 from . import registry
@@ -503,11 +504,12 @@ class Compiler:
         fn = self.game_function(node, name, src)
         if fn is None:
             return "None", ANY
-        fname, typ, reads = fn
+        fname, typ, reads, uses_me = fn
         for chan in reads:  # the caller reads what the function reads
             self._read(chan)
         me = scope.get("me", ("local", "me", "player"))
-        mec = f"env.get({me[1]!r})" if me[0] == "local" else me[1]
+        # a function that never reads `me` gets none, so its memo is shared by every player
+        mec = ("None" if not uses_me else f"env.get({me[1]!r})" if me[0] == "local" else me[1])
         args = [self.code(pos[i] if i < len(pos) else kw[p], scope, src)[0] for i, p in enumerate(params)]
         return f"{fname}(st, {mec}{''.join(', ' + a for a in args)})", typ
 
@@ -540,6 +542,7 @@ class Compiler:
             self.reads.pop()
         fname = f"_fn_{name}"
         argl = "".join(f", a{i}" for i in range(len(params)))
+        uses_me = re.search(r"\bme\b", body) is not None
         if "!" in reads:
             code = f"def {fname}(st, me{argl}):\n    return {body}\n"
         else:
@@ -562,7 +565,7 @@ class Compiler:
             exec(compile(code, f"<function {name}>", "exec"), self.ns)
         except (SyntaxError, RecursionError, MemoryError) as exc:
             raise GeneratedCodeError(str(exc)) from None
-        done = self._functions[name] = (fname, typ, frozenset(reads))
+        done = self._functions[name] = (fname, typ, frozenset(reads), uses_me)
         return done
 
     # ------------------------------------------------------------ statements

@@ -82,6 +82,7 @@ class Builder:
             h.update(s.display.encode() + b"\0" + s.text.encode())
         r.digest = h.hexdigest()[:16]
         r.emit = vm.emit
+        r.dispatch_block = self.c.new_block([vm.dispatch])
 
         step = self._step
         step(self._players_enums, g, gs)
@@ -629,15 +630,10 @@ class Builder:
             scope[a] = ("local", a, t if t in ("int", "bool", "player", "region", "item", "zone") else ANY)
         cond = None
         if "if" in d:
-            csrc = self.src(src_entry_source, path + ("if",), f"listener on {ev}")
-            cond = self.c.expr_text(d["if"], csrc, scope)[0]
+            cond = self.c.expr_text(d["if"], self.src(src_entry_source, path + ("if",), f"listener on {ev}"),
+                                    scope)[0]
         block = self.c.block_text(d["do"], self.src(src_entry_source, path + ("do",), f"listener on {ev}"), scope)
-        if cond is not None:  # checked when the listener's turn comes (vm.emit)
-            def guard(st, fr, cond=cond):
-                fr[1] = 1 if cond(st, fr[2]) else 1 << 30
-            r.blocks[block].insert(0, guard)
-            r.block_src[block].insert(0, (csrc, 1, 1))
-        r.listeners.setdefault(ev, []).append((this, block))
+        r.listeners.setdefault(ev, []).append((this, cond, block))  # run by vm.dispatch
 
     def _listeners(self, g, gs):
         for i, d in enumerate(g.get("listeners") or []):

@@ -130,12 +130,21 @@ def _check(st, t) -> None:
 
 def emit(st, name: str, args: dict, me=None) -> None:
     """Run the listeners of an event: game listeners, and abilities of items in active zones
-    (their owner is the zone's, or the item's own). Each runs in turn, in declaration order;
-    its `if` is checked when its turn comes (the block starts with that check), so an earlier
-    listener can make a later one's condition false."""
+    (their owner is the zone's, or the item's own). One dispatch frame offers the event to
+    each listener in turn, in declaration order; a listener's `if` is checked when its turn
+    comes, so an earlier listener can change whether a later one applies."""
+    if name in st.rules.listeners:
+        st.stack.append([st.rules.dispatch_block, 0, {}, [name, args, me, 0]])
+
+
+def dispatch(st, fr) -> None:
+    """The statement of a dispatch frame: run the next listener whose condition holds."""
+    name, args, me, i = fr[3]
     rules = st.rules
-    todo = []
-    for item, block in rules.listeners.get(name, ()):
+    listeners = rules.listeners[name]
+    while i < len(listeners):
+        item, cond, block = listeners[i]
+        i += 1
         env = dict(args)
         if item is None:
             env["me"] = me if me is not None else args.get("by")
@@ -146,8 +155,11 @@ def emit(st, name: str, args: dict, me=None) -> None:
                 continue
             env["me"] = zd.owner or rules.item_owner.get(item)
             env["this"] = item
-        todo.append([block, 0, env, None])
-    st.stack.extend(reversed(todo))
+        if cond is None or cond(st, env):
+            fr[3] = [name, args, me, i]
+            st.stack.append([block, 0, env, None])
+            return
+    fr[1] += 1
 
 
 # ------------------------------------------------------------------ engine statements

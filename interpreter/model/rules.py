@@ -137,6 +137,7 @@ class Rules:
         self.blocks: list = []
         self.block_src: dict = {}    # block id -> [(Src, line, col)] per statement, for errors
         self.flow = None
+        self.dispatch_block = None   # the block of an event's dispatch frame (vm.emit)
         self.evaluate = None
         self.hud = {"players": {}, "zones": [], "player_zones": []}
         self.item_text: dict = {}
