@@ -51,18 +51,21 @@ def _game_dirs(path: str) -> list[Path]:
 def cmd_validate(args) -> int:
     from . import check_game
 
-    total, games = 0, 0
+    total = 0
     for path in args.paths:
         for d in _game_dirs(path):
-            games += 1
-            t = time.perf_counter()
-            diags = check_game(str(d), mods=args.mod)
-            ms = (time.perf_counter() - t) * 1000
-            for diag in diags:
-                print(str(diag), flush=True)
-            total += len(diags)
-            status = "ok" if not diags else f"{len(diags)} problem(s)"
-            print(f"{d}: {status} ({ms:.0f} ms)", file=sys.stderr)
+            # with --mod: the game with those mods; without: the game, then each of its own mods
+            runs = [args.mod] if args.mod else [[]] + [[str(m.parent)] for m in sorted(d.glob("mods/*/mod.yaml"))]
+            for mods in runs:
+                t = time.perf_counter()
+                diags = check_game(str(d), mods=mods)
+                ms = (time.perf_counter() - t) * 1000
+                for diag in diags:
+                    print(str(diag), flush=True)
+                total += len(diags)
+                status = "ok" if not diags else f"{len(diags)} problem(s)"
+                name = " + ".join([str(d)] + [Path(m).name for m in mods])
+                print(f"{name}: {status} ({ms:.0f} ms)", file=sys.stderr)
     return 1 if total else 0
 
 

@@ -24,6 +24,21 @@ def test_validate_all_games_ok(capsys):
     assert "duel: ok" in err
 
 
+def test_validate_checks_a_game_with_each_of_its_mods(tmp_path, capsys):
+    code, out, err = run(["validate", str(ROOT / "games" / "confrontation")], capsys)
+    assert code == 0, out + err
+    assert "confrontation: ok" in err and "confrontation + deluxe: ok" in err
+    # a broken mod fails the game's validation, pointing into the mod
+    game = tmp_path / "confrontation"
+    shutil.copytree(ROOT / "games" / "confrontation", game)
+    specials = game / "mods" / "deluxe" / "specials.yaml"
+    specials.write_text(specials.read_text().replace("put(c, mordor)", "put(c, mordr)"))
+    code, out, err = run(["validate", str(game)], capsys)
+    assert code == 1
+    assert "specials.yaml:" in out and "unknown name 'mordr'" in out
+    assert "confrontation: ok" in err and "confrontation + deluxe: 1 problem(s)" in err
+
+
 def test_validate_reports_a_broken_region_at_its_line(tmp_path, capsys):
     game = tmp_path / "duel"
     shutil.copytree(ROOT / "games" / "duel", game)
