@@ -198,3 +198,23 @@ def test_the_public_log_names_no_hidden_character(classic):
             assert not any(n in line for n in names), line
     own = [line for line in st.log_for("fellowship") if line.startswith("fellowship: place")]
     assert len(own) == 5 and all(any(n in line for n in names) for line in own)  # its player reads who
+
+
+def test_agents_play_through_and_determinize_only_what_is_hidden(game):
+    """Greedy and MCTS finish games; MCTS's imagined positions keep every invariant and keep
+    what the player sees: its own pieces, public places, counts (a sampled world, not a leak)."""
+    from interpreter.agents import GreedyAgent, MCTSAgent
+
+    mcts = MCTSAgent(seed=3, iterations=12, depth=6)
+    seats = {"fellowship": mcts, "sauron": GreedyAgent(seed=4)}
+    st = game.new_game(seed=9, options={"placement": "random"})
+    while not st.is_terminal():
+        me = st.current_player
+        before = st.to_json()
+        guess = mcts.determinize(st, me)
+        assert st.to_json() == before
+        invariants(guess)
+        assert guess.view(me)["zones"] == st.view(me)["zones"]
+        st.apply(seats[me].act(st))
+        invariants(st)
+    assert st.winners

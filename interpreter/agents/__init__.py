@@ -11,6 +11,16 @@ from __future__ import annotations
 
 import random
 
+from ..errors import EngineError
+
+
+def _evaluate(ev, state, player):
+    """The game's agent.evaluate for a player; a failing rule is an EngineError, as in play."""
+    try:
+        return ev(state, {"me": player})
+    except Exception as exc:
+        raise EngineError(f"agent.evaluate failed: {type(exc).__name__}: {exc}") from None
+
 
 class RandomAgent:
     name = "random"
@@ -44,7 +54,7 @@ class GreedyAgent:
                 v = self._value(c, me, ev, depth - 1)
                 best = v if best is None or v > best else best
             return best
-        return ev(s, {"me": me})
+        return _evaluate(ev, s, me)
 
     def act(self, state):
         actions = state.legal_actions()
@@ -130,7 +140,7 @@ class MCTSAgent:
             return {p: 0.0 for p in players}
         out = {}
         for p in players:
-            v = ev(s, {"me": p})
+            v = _evaluate(ev, s, p)
             out[p] = v / (abs(v) + 10.0)
         return out
 
