@@ -153,3 +153,72 @@ def test_secret_simultaneous_choice_is_hidden_until_both_have_chosen(toy):
     blue_pick = st.zones["hand.blue"][0]
     st.apply(f"choose:blue_card:{blue_pick}")
     assert st.log[-1] == f"revealed: red {red_pick} blue {blue_pick}"
+
+
+# ---------------------------------------------------------------- the tiles game
+@pytest.fixture(scope="module")
+def tiles():
+    return load_game(str(Path(__file__).resolve().parent / "games" / "tiles"))
+
+
+def _holds(game, st, *texts):
+    from interpreter.dsl.compiler import Compiler, Src
+
+    diags = []
+    comp = Compiler(game.rules, diags)
+    for text in texts:
+        f, _ = comp.expr_text(text, Src(None, (), "test"), {"me": ("local", "me", "player")})
+        assert not diags, diags
+        assert f(st, {"me": st.current_player}), text
+
+
+def test_connection_kinds_one_way_and_reach(tiles):
+    st = tiles.new_game(seed=1)
+    _holds(tiles, st,
+           "adjacent(a, 'road') == [b]",
+           "adjacent_from(b, 'road') == [a] and adjacent_from(a, 'road') == []",
+           "sort(adjacent(a)) == [b, c] and adjacent(b) == [c]",
+           "adjacent(c, 'path') == [a] and adjacent(a, 'path') == [c]",
+           "reach(a, 'road', [b, c]) == [b, c, d]",
+           "reach(a, 'road', [b]) == [b, c]",          # stops after c: c is not passable
+           "reach(a, 'road', []) == [b]",
+           "reach(d, 'road', regions(), true) == [c, b, a]",
+           "key_of(zone_of(r1)) == a and key_of(charms[red]) == red")
+
+
+def test_an_owned_item_faces_its_owner(tiles):
+    st = tiles.new_game(seed=1)
+    assert st.view("red")["zones"]["at.a"] == ["r1"]
+    assert st.view("blue")["zones"]["at.a"] == ["?red"]
+    assert st.view(None)["zones"]["at.c"] == ["?blue"]
+    st.apply("show:r1")
+    assert st.view("blue")["zones"]["at.a"] == ["r1"]
+
+
+def test_a_private_move_shows_others_its_public_text(tiles):
+    st = tiles.new_game(seed=1)
+    st.apply("step:r1:b")
+    assert st.log_for("red")[-1] == "red: move r1 to B"  # region names default to Title case
+    assert st.log_for("blue")[-1] == "red: moves a tile to B"
+    assert st.log_for(None)[-1] == "red: moves a tile to B"
+    assert st.view("blue")["zones"]["at.b"] == ["?red"]  # a move keeps the tile hidden
+
+
+def test_an_item_condition_decides_when_it_is_usable(tiles):
+    st = tiles.new_game(seed=1)
+    ids = [a.id for a in st.legal_actions()]
+    assert "use:bell" in ids and "use:lucky" not in ids
+    st.vars["marks"] = 5
+    st._legal = None
+    st._memo.clear()
+    assert "use:lucky" in [a.id for a in st.legal_actions()]
+
+
+def test_listener_conditions_are_read_in_turn(tiles):
+    """The game's listener (game listeners come first) raises marks to 1; the charm's ability
+    condition (marks == 1) is read after that, so it applies too."""
+    st = tiles.new_game(seed=1)
+    st.apply("ping")
+    assert st.vars["marks"] == 11
+    st.apply("ping")                 # blue pings: neither condition holds any more
+    assert st.vars["marks"] == 11

@@ -360,6 +360,18 @@ case("chance_in_move_condition", "a move whose legality depends on a die roll",
      [R("game.yaml", "    if: score[me] >= card.cost", "    if: roll(6) > 3")],
      E("E402", "game.yaml", "take:\n", message="draws on chance", col=False))
 
+case("item_owner_not_a_player_prop", "an item type's owner names a property that is not a player",
+     [R("game.yaml", "  token:\n    props:\n      power: int", "  token:\n    owner: power\n    props:\n      power: int")],
+     E("E306", "game.yaml", "power\n    props", message="must be one of its player properties"))
+case("private_text_unknown_argument", "a move's public log text names an argument it does not have",
+     [R("game.yaml", "    label: \"take {card}\"", "    label: \"take {card}\"\n    private: \"takes {crad}\"")],
+     E("E301", "game.yaml", "\"takes {crad}\"", message="names no argument"))
+case("zones_per_unknown_key_set", "a zone family keyed by a set that does not exist",
+     [R("game.yaml", "  area: {per: players}", "  area: {per: regoins}")],
+     E("E306", "game.yaml", "regoins", message="unknown key set 'regoins'", hint="did you mean 'regions'?"))
+case("item_condition_unknown_name", "an item's if: condition uses an unknown name",
+     [R("cards.yaml", "    name: Riders\n", "    name: Riders\n    if: scroe[me] > 0\n")],
+     E("E301", "cards.yaml", "scroe", message="unknown name 'scroe'"))
 
 
 main()
