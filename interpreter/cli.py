@@ -70,6 +70,13 @@ def cmd_validate(args) -> int:
 
 
 # ----------------------------------------------------------------------------- rendering
+def escape(text) -> str:
+    """Text from the rules, shown literally (rich would read '[...]' as markup)."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(str(text))
+
+
 def _fmt_value(rules, v):
     if isinstance(v, list):
         return " ".join("/".join(map(str, x)) if isinstance(x, list) else rules.display(x) for x in v) or "-"
@@ -139,7 +146,7 @@ def render(st, viewer, console):
         cells = []
         for label, f in rules.hud["players"].items():
             try:
-                cells.append(_fmt_value(rules, f(st, {"me": p})))
+                cells.append(escape(_fmt_value(rules, f(st, {"me": p}))))
             except Exception:  # a display expression must never break the game
                 cells.append("?")
         name = f"▶ {p}" if p == st.current_player else p
@@ -186,7 +193,7 @@ def _ask_human(st, console, can_undo: bool):
     acts = st.legal_actions()
     console.print(f"[bold]{st.current_player}[/], choose:")
     for i, a in enumerate(acts, 1):
-        console.print(f"  [cyan]{i:>3}[/] {a.label}  [dim]{a.id}[/]")
+        console.print(f"  [cyan]{i:>3}[/] {escape(a.label)}  [dim]{escape(a.id)}[/]")
     console.print("[dim]  u undo · s FILE save · q quit[/]")
     while True:
         try:
@@ -281,7 +288,7 @@ def cmd_play(args) -> int:
         p = st.current_player
         if seat[p] == "human":
             for line in st.log_for(p if len(humans) == 1 else None, shown):
-                console.print(f"[dim]· {line}[/]")
+                console.print(f"[dim]· {escape(line)}[/]")
             shown = len(st.log)
             render(st, p, console)
             a = _ask_human(st, console, bool(undo))
@@ -300,10 +307,10 @@ def cmd_play(args) -> int:
             return 1
         if not humans:
             for line in st.log_for(None, shown):
-                console.print(f"· {line}")
+                console.print(f"· {escape(line)}")
             shown = len(st.log)
     for line in st.log_for(viewer, shown):
-        console.print(f"· {line}")
+        console.print(f"· {escape(line)}")
     render(st, humans[0] if humans else None, console)
     console.rule(f"winners: {', '.join(st.winners) or 'none'} ({st.victory}) after {len(st.history)} actions")
     if args.save_log:
@@ -531,7 +538,7 @@ def cmd_cards(args) -> int:
         if iid in r.grants:
             extra.append("grants " + ", ".join(f"{k}+{v}" for k, v in r.grants[iid].items()))
         effect = r.item_text.get(iid, "")
-        t.add_row(iid, props["type"], props["name"], ptext, "\n".join([effect, *extra]).strip())
+        t.add_row(iid, props["type"], escape(props["name"]), escape(ptext), escape("\n".join([effect, *extra]).strip()))
     _console().print(t)
     return 0
 

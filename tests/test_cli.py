@@ -132,6 +132,14 @@ def test_cards_lists_every_item(capsys):
         assert tile in out
 
 
+def test_cards_show_effect_text_literally(capsys, monkeypatch):
+    """Rule text holding brackets (at[fangorn]) is printed as written, not read as markup."""
+    monkeypatch.setenv("COLUMNS", "400")
+    code, out, _ = run(["cards", "confrontation", "--mod", "deluxe", "--type", "special"], capsys)
+    assert code == 0
+    assert "move(gandalf, at[fangorn])" in out and "usable if:" in out
+
+
 def test_game_options_on_the_command_line(capsys):
     code, out, _ = run(["simulate", "duel", "--games", "4", "--seed", "2", "--json",
                         "--option", "set_aside=box"], capsys)

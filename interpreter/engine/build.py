@@ -651,6 +651,7 @@ class Builder:
                 r.item_effects[iid] = self.c.block_text(d["effect"], self.src(e.source, e.at("effect"),
                                                                                f"effect of {iid}"), scope)
             if "if" in d:  # when the item may be used: read by usable(item, player)
+                r.item_text[iid] = (f"usable if: {str(d['if']).strip()}\n" + r.item_text.get(iid, "")).strip()
                 scope = {"me": ("local", "me", "player"), "this": ("local", "this", "item")}
                 r.item_conds[iid] = self.c.expr_text(d["if"], self.src(e.source, e.at("if"),
                                                                         f"condition of {iid}"), scope)[0]
