@@ -441,21 +441,23 @@ def _reveal_uncovered(st, tableau):
             st.dirty |= st.rules.zones[tableau].bit | st.rules.face_bit
 
 
-@stmt("reveal", "x:item")
+@stmt("reveal", "x:any")
 def _reveal(st, x):
-    """Turn an item face up."""
-    if x not in st.where:
-        raise ValueError(f"reveal needs an item in play, not {x!r}")
-    st.facedown.discard(x)
+    """Turn an item (or each item of a list) face up."""
+    for i in (x if isinstance(x, list) else [x]):
+        if i not in st.where:
+            raise ValueError(f"reveal needs an item in play, not {i!r}")
+        st.facedown.discard(i)
     st.dirty |= st.rules.face_bit
 
 
-@stmt("conceal", "x:item")
+@stmt("conceal", "x:any")
 def _conceal(st, x):
-    """Turn an item face down."""
-    if x not in st.where:
-        raise ValueError(f"conceal needs an item in play, not {x!r}")
-    st.facedown.add(x)
+    """Turn an item (or each item of a list) face down."""
+    for i in (x if isinstance(x, list) else [x]):
+        if i not in st.where:
+            raise ValueError(f"conceal needs an item in play, not {i!r}")
+        st.facedown.add(i)
     st.dirty |= st.rules.face_bit
 
 
