@@ -7,7 +7,8 @@ A scenario file holds one scenario or a list of them (names below are illustrati
       seed: 1
       setup:                      # applied in order to new_game(seed)
         vars: {current: blue, round: 1}
-        to_act: blue              # who the pending decision belongs to
+        to_act: blue              # who the pending decision belongs to (only the decision is
+                                  # handed over: the effect waiting for it keeps its `me`)
         items: {card_7: market.A1, card_2: area.blue}   # zone, or tableau.slot
         pieces:                   # set counts; the kind's home (supply / its 'at') balances
           - {kind: coin, owner: none, at: blue, count: 5}

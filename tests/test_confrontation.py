@@ -218,3 +218,31 @@ def test_agents_play_through_and_determinize_only_what_is_hidden(game):
         st.apply(seats[me].act(st))
         invariants(st)
     assert st.winners
+
+
+def test_no_visible_variable_names_a_hidden_piece(game):
+    """An opponent's decision never makes a variable a player can read name one of the
+    opponent's pieces that stays face down (e.g. the Dark of Mordor's rider is kept in a
+    variable only Sauron reads). Naming a piece as it is revealed, a name known from the start,
+    or a name the player chose himself (A King Revealed) tells the player nothing."""
+    rules = game.rules
+    checked = 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        st = game.new_game(seed=seed, options={"placement": "random"})
+        before = {p: st.view(p)["vars"] for p in rules.players}
+        while not st.is_terminal():
+            actor = st.current_player
+            st.apply(rng.choice(st.legal_actions()))
+            for viewer in rules.players:
+                now = st.view(viewer)["vars"]
+                if viewer == actor:
+                    before[viewer] = now
+                    continue
+                for k, v in now.items():
+                    if v != before[viewer].get(k) and isinstance(v, str) and v in st.facedown \
+                            and rules.item_owner.get(v) not in (None, viewer) and st.where[v].startswith("at."):
+                        raise AssertionError(f"{viewer} reads {k} = {v}, a hidden piece")
+                before[viewer] = now
+                checked += 1
+    assert checked > 1000

@@ -22,6 +22,14 @@ def _evaluate(ev, state, player):
         raise EngineError(f"agent.evaluate failed: {type(exc).__name__}: {exc}") from None
 
 
+def _remapped(x, remap):
+    if isinstance(x, list):
+        return [_remapped(v, remap) for v in x]
+    if isinstance(x, dict):
+        return {k: _remapped(v, remap) for k, v in x.items()}
+    return remap.get(x, x) if isinstance(x, str) else x
+
+
 class RandomAgent:
     name = "random"
 
@@ -98,37 +106,48 @@ class MCTSAgent:
         s = state.clone()
         s.rng = self.rng.getrandbits(64)  # chance in the copy must not mirror the real future
         rules = s.rules
-        owner_of = rules.item_owner
-        private, owned = {}, {}  # owner -> [(zone, index)] of places to deal anew
+        owner_of, type_of = rules.item_owner, rules.item_type_of
+        # places whose items the player cannot tell apart, pooled: another player's private
+        # zones and hidden or face-down items of theirs (by owner and item type, across zones);
+        # unowned hidden or face-down items within their own zone
+        pools = {}
         for zid, items in s.zones.items():
             zd = rules.zones[zid]
-            if zd.visibility == "owner" and zd.owner != player:
-                for i, it in enumerate(items):  # one pool per owner and item type
-                    private.setdefault((zd.owner, rules.item_type_of.get(it)), []).append((zid, i))
-                continue
-            if zd.visibility == "hidden" and not zd.tableau:
-                self.rng.shuffle(items)
-            if zd.visibility != "public":
-                continue
-            down = []
+            private = zd.visibility == "owner" and zd.owner != player
             for i, it in enumerate(items):
-                if it is not None and it in s.facedown:
+                if it is None:
+                    continue
+                if private:
+                    key = (zd.owner, type_of.get(it))
+                elif zd.visibility == "hidden" or it in s.facedown:
                     o = owner_of.get(it)
-                    if o is None:
-                        down.append(i)
-                    elif o != player:
-                        owned.setdefault((o, rules.item_type_of.get(it)), []).append((zid, i))
-            if len(down) > 1:
-                picked = [items[i] for i in down]
-                self.rng.shuffle(picked)
-                for i, it in zip(down, picked):
-                    items[i] = it
-        for places in (*private.values(), *owned.values()):
+                    if o == player:
+                        continue
+                    key = (o, type_of.get(it)) if o is not None else (None, zid)
+                else:
+                    continue
+                pools.setdefault(key, []).append((zid, i))
+        remap = {}  # item -> the item now lying where it lay
+        for places in pools.values():
             picked = [s.zones[z][i] for z, i in places]
             self.rng.shuffle(picked)
             for (z, i), it in zip(places, picked):
+                remap[s.zones[z][i]] = it
                 s.zones[z][i] = it
                 s.where[it] = z
+        # a piece named by a suspended effect, or by a variable the player cannot read, follows
+        # its place: what the rules hold about "that piece" stays true in the sampled world
+        hidden = rules.hidden_vars
+        for k, v in s.vars.items():
+            if k in hidden and hidden[k] != player and v in remap:
+                s.vars[k] = remap[v]
+        for fr in s.stack:
+            env = fr[2]
+            for k, v in env.items():
+                if isinstance(v, str) and v in remap:
+                    env[k] = remap[v]
+            if isinstance(fr[3], list):
+                fr[3] = _remapped(fr[3], remap)
         s._memo.clear()
         s._legal = None
         return s

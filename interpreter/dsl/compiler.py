@@ -39,6 +39,10 @@ _MISSING = object()
 
 
 def _compatible(want: str, got: str) -> bool:
+    if "|" in want:  # one of several types, e.g. item|list
+        return any(_compatible(w, got) for w in want.split("|"))
+    if want == "conn":  # a kind of board connection, written as text
+        want = "str"
     if want == ANY or got == ANY or want == got:
         return True
     if want == "list" and got == "zone":
@@ -480,7 +484,12 @@ class Compiler:
                 continue
             c, t = self.code(a, scope, src)
             if not _compatible(ptyp, t):
-                self.error(src, a, "E402", f"argument '{pname}' of '{prim.name}' must be {ptyp}, got {t}")
+                self.error(src, a, "E402", f"argument '{pname}' of '{prim.name}' must be "
+                                           f"{ptyp.replace('|', ' or ')}, got {t}")
+            if ptyp == "conn" and a.kind == "const" and a.a[0] not in self.r.adj_kind:
+                kinds = [k for k in self.r.adj_kind if k]
+                self.error(src, a, "E306", f"no connection of the board has kind {a.a[0]!r}",
+                           did_you_mean(str(a.a[0]), kinds) or f"kinds: {', '.join(kinds) or 'none declared'}")
             if ptyp == "list":
                 c, _ = self.to_list(c, t)
             out.append(c)

@@ -170,21 +170,21 @@ def _regions(st):
     return list(st.rules.regions)
 
 
-@fn("adjacent", "r:region", "kind:str=", returns="list")
+@fn("adjacent", "r:region", "kind:conn=", returns="list")
 def _adjacent(st, r, kind=""):
     """Regions a connection leads to from r; with a kind, only connections whose props say
     kind: that (a one-way connection counts from its first region only)."""
     return list((st.rules.adj_kind.get(kind, {}) if kind else st.rules.adj).get(r, ()))
 
 
-@fn("adjacent_from", "r:region", "kind:str=", returns="list")
+@fn("adjacent_from", "r:region", "kind:conn=", returns="list")
 def _adjacent_from(st, r, kind=""):
     """Regions with a connection leading into r (of that kind, if given): one-way
     connections read backwards."""
     return list(st.rules.adj_in.get(kind or "", {}).get(r, ()))
 
 
-@fn("reach", "r:region", "kind:str", "through:list", "backwards:bool=", returns="list")
+@fn("reach", "r:region", "kind:conn", "through:list", "backwards:bool=", returns="list")
 def _reach(st, r, kind, through, backwards=None):
     """Regions reachable from r by one or more connections of a kind (followed backwards
     if asked), passing only through regions listed in `through`; the last step may end
@@ -441,7 +441,7 @@ def _reveal_uncovered(st, tableau):
             st.dirty |= st.rules.zones[tableau].bit | st.rules.face_bit
 
 
-@stmt("reveal", "x:any")
+@stmt("reveal", "x:item|list")
 def _reveal(st, x):
     """Turn an item (or each item of a list) face up."""
     for i in (x if isinstance(x, list) else [x]):
@@ -451,7 +451,7 @@ def _reveal(st, x):
     st.dirty |= st.rules.face_bit
 
 
-@stmt("conceal", "x:any")
+@stmt("conceal", "x:item|list")
 def _conceal(st, x):
     """Turn an item (or each item of a list) face down."""
     for i in (x if isinstance(x, list) else [x]):

@@ -146,8 +146,8 @@ def dispatch(st, fr) -> None:
         item, cond, block = listeners[i]
         i += 1
         env = dict(args)
-        if item is None:
-            env["me"] = me if me is not None else args.get("by")
+        if item is None:  # a game listener acts for the event's `by`, else for the emitter
+            env["me"] = args["by"] if "by" in args else me
         else:
             z = st.where.get(item)
             zd = rules.zones.get(z) if z else None

@@ -372,6 +372,12 @@ case("zones_per_unknown_key_set", "a zone family keyed by a set that does not ex
 case("item_condition_unknown_name", "an item's if: condition uses an unknown name",
      [R("cards.yaml", "    name: Riders\n", "    name: Riders\n    if: scroe[me] > 0\n")],
      E("E301", "cards.yaml", "scroe", message="unknown name 'scroe'"))
+case("connection_kind_unknown", "a kind of connection the board never declares",
+     [R("game.yaml", "  opp: other(me)", "  opp: other(me)\n  ahead(r): adjacent(r, 'road')")],
+     E("E306", "game.yaml", "'road'", message="no connection of the board has kind 'road'"))
+case("reveal_a_region", "reveal given a region instead of an item",
+     [R("game.yaml", "  end_turn: current = opp", "  end_turn: |\n    reveal(hill)\n    current = opp")],
+     E("E402", "game.yaml", "reveal(hill)", off=7, message="argument 'x' of 'reveal' must be item or list, got region"))
 
 
 main()
