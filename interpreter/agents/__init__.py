@@ -86,12 +86,13 @@ class MCTSAgent:
     """Open-loop Monte Carlo tree search over action ids, on determinized copies.
 
     Each iteration copies the state and *determinizes* it for the player to move, resampling
-    what that player cannot see: the items of another player's private zones are dealt anew
-    among those zones, type by type (a hand and a card chosen in secret are one pool), hidden zones are
-    shuffled, another player's face-down owned items are permuted among all their places (a
-    hidden piece could be any of that owner's hidden pieces), and other face-down items among
-    the face-down slots of their zone. (It keeps what is public, such as counts per zone: a
-    weak form of information-set MCTS.) It then walks the tree by action ids with UCB1,
+    what that player cannot see: another player's items in private zones, in hidden zones or
+    lying face down are dealt anew among all those places, owner by owner and item type by item
+    type (a hand, a card chosen in secret and the cards set aside are one pool; a hidden piece
+    could be any of that owner's hidden pieces); unowned hidden or face-down items are shuffled
+    within their zone. Pieces that suspended effects or hidden variables name follow their
+    places. (Counts per zone and everything public stay: a weak form of information-set
+    MCTS.) It then walks the tree by action ids with UCB1,
     expands one node, plays up to ``depth`` random actions and scores the end with the
     game's ``agent.evaluate`` (squashed to [-1, 1]) or the real result.
     """

@@ -573,9 +573,10 @@ class Builder:
                          f"moves '{ids[id_fmt]}' and '{name}' have the same action id template '{id_fmt}'",
                          key="id" not in d)
             ids[id_fmt] = name
+            if isinstance(private, str) and not ok:
+                private = True  # a broken public text (reported above): others see the move's name
             r.moves[name] = MoveDef(name, params, cond, block, id_fmt if ok else name,
-                                    label if ok else name, (private if ok else True) if isinstance(private, str)
-                                    else bool(private))
+                                    label if ok else name, private if isinstance(private, str) else bool(private))
 
     def _track_spaces(self, g, gs):
         for name, d in (g.get("tracks") or {}).items():
@@ -645,14 +646,13 @@ class Builder:
             if iid not in r.props:
                 continue
             d = e.value
+            scope = {"me": ("local", "me", "player"), "this": ("local", "this", "item")}
             if "effect" in d:
                 r.item_text[iid] = str(d["effect"]).strip()
-                scope = {"me": ("local", "me", "player"), "this": ("local", "this", "item")}
                 r.item_effects[iid] = self.c.block_text(d["effect"], self.src(e.source, e.at("effect"),
                                                                                f"effect of {iid}"), scope)
             if "if" in d:  # when the item may be used: read by usable(item, player)
                 r.item_text[iid] = (f"usable if: {str(d['if']).strip()}\n" + r.item_text.get(iid, "")).strip()
-                scope = {"me": ("local", "me", "player"), "this": ("local", "this", "item")}
                 r.item_conds[iid] = self.c.expr_text(d["if"], self.src(e.source, e.at("if"),
                                                                         f"condition of {iid}"), scope)[0]
             for j, ab in enumerate(d.get("abilities") or []):
