@@ -46,6 +46,11 @@ class Action:
         return hash(self.id)
 
 
+def _same_id(aid, m):
+    raise EngineError(f"two legal actions share the id {aid!r}: give move '{m.name}' an id naming all "
+                      "its arguments")
+
+
 class GameState(State):
     """One game in progress. See DESIGN.md "The public API" for the contract."""
 
@@ -117,9 +122,22 @@ class GameState(State):
                 if cond is None or cond(self, env):
                     aid = make_id(env)
                     if aid in out:
-                        raise EngineError(f"two legal actions share the id {aid!r}: give move "
-                                          f"'{m.name}' an id naming all its arguments")
+                        _same_id(aid, m)
                     out[aid] = Action(aid, None, player, (m.name, {"me": player, name: v}), rules)
+            return
+
+        if n == 2:  # two arguments, the second's choices depending on the first (no recursion)
+            (n0, dom0), (n1, dom1) = params
+            make_id = m.make_id
+            for v0 in dom0(self, env):
+                env[n0] = v0
+                for v1 in dom1(self, env):
+                    env[n1] = v1
+                    if cond is None or cond(self, env):
+                        aid = make_id(env)
+                        if aid in out:
+                            _same_id(aid, m)
+                        out[aid] = Action(aid, None, player, (m.name, {"me": player, n0: v0, n1: v1}), rules)
             return
 
         def rec(i):
@@ -127,8 +145,7 @@ class GameState(State):
                 if m.cond is None or m.cond(self, env):
                     aid = m.make_id(env)
                     if aid in out:
-                        raise EngineError(f"two legal actions share the id {aid!r}: give move "
-                                          f"'{m.name}' an id naming all its arguments")
+                        _same_id(aid, m)
                     out[aid] = Action(aid, None, player, (m.name, dict(env)), rules)
                 return
             name, dom = params[i]

@@ -64,6 +64,10 @@ class MoveDef:
         if len(names) == 1:
             pre, post, n = consts[0], consts[1], names[0]
             self.make_id = lambda env: pre + fmt_value(env[n]) + post
+        elif len(names) == 2:  # the common two-argument move (a piece and where it goes)
+            c0, c1, c2 = consts
+            n0, n1 = names
+            self.make_id = lambda env: c0 + fmt_value(env[n0]) + c1 + fmt_value(env[n1]) + c2
         else:
             def make_id(env):
                 out = [consts[0]]
