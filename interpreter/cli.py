@@ -142,7 +142,7 @@ def render(st, viewer, console):
     pt.add_column("player", style="bold")
     for label in rules.hud["players"]:
         pt.add_column(label)
-    for p in rules.players:
+    for p in st.seats:
         cells = []
         for label, f in rules.hud["players"].items():
             try:
@@ -158,13 +158,13 @@ def render(st, viewer, console):
         bt.add_column("region")
         bt.add_column("adjacent", style="dim")
         owned = rules.owned_kinds
-        for p in rules.players:
+        for p in st.seats:
             bt.add_column(p)
         # zone families with one zone per region hold items standing on the board
         on_board = [f for f, keys in rules.zone_families.items() if keys == rules.regions]
         for r in rules.regions:
             cells = []
-            for p in rules.players:
+            for p in st.seats:
                 parts = [f"{st.pieces.get((k, p, r), 0)} {k}" for k in owned if st.pieces.get((k, p, r), 0)]
                 for fam in on_board:
                     for it in st.zones[f"{fam}.{r}"]:
@@ -182,7 +182,7 @@ def render(st, viewer, console):
         if zid in rules.zones:
             console.print(Panel(_zone_text(st, zid, viewer), title=zid, expand=True))
     for fam in rules.hud["player_zones"]:
-        for p in rules.players:
+        for p in st.seats:
             zid = f"{fam}.{p}"
             if zid in rules.zones and st.zones[zid]:
                 console.print(f"[bold]{zid}[/]: ", _zone_text(st, zid, viewer))
@@ -238,6 +238,7 @@ def _options(game, pairs) -> dict:
 
 def _log_record(game, st, options=None):
     return {"game": game.name, "rules_digest": game.rules.digest, "seed": st.seed, "options": options or {},
+            "players": len(st.seats),
             "actions": list(st.history), "winners": list(st.winners), "victory": st.victory,
             "digest": st.digest()}
 
@@ -253,16 +254,21 @@ def cmd_play(args) -> int:
         args.seed = random.SystemRandom().randrange(1, 1_000_000)
     console = _console()
     interactive = sys.stdin.isatty() and not args.watch
-    names = (args.agents or ("human,random" if interactive else "random,random")).split(",")
+    try:
+        seats = game.seating(args.players)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    names = (args.agents or ",".join(["human" if interactive else "random"] + ["random"] * (len(seats) - 1))).split(",")
     if len(names) == 1:
-        names = names * len(game.players)
-    if len(names) != len(game.players):
-        print(f"--agents needs {len(game.players)} names ({', '.join(game.players)})", file=sys.stderr)
+        names = names * len(seats)
+    if len(names) != len(seats):
+        print(f"--agents needs {len(seats)} names ({', '.join(seats)})", file=sys.stderr)
         return 2
     if "human" in names and not sys.stdin.isatty():
         print("no terminal on standard input: a human cannot play; using random agents", file=sys.stderr)
         names = ["random" if n == "human" else n for n in names]
-    seat = dict(zip(game.players, names))
+    seat = dict(zip(seats, names))
     agents = {p: make_agent(n, args.seed * 31 + i) for i, (p, n) in enumerate(seat.items()) if n != "human"}
     options = _options(game, args.option)
     try:
@@ -270,7 +276,7 @@ def cmd_play(args) -> int:
             st = game.state_from_json(Path(args.load).read_text())
             args.seed = st.seed
         else:
-            st = game.new_game(seed=args.seed, options=options)
+            st = game.new_game(seed=args.seed, options=options, players=args.players)
     except SaveError as exc:
         print(f"error: {args.load}: {exc}", file=sys.stderr)
         return 1
@@ -321,20 +327,19 @@ def cmd_play(args) -> int:
 
 # ----------------------------------------------------------------------------- simulate
 def _sim_batch(task):
-    game_name, agents, seeds, agent_seed, *rest = task
-    options = rest[0] if rest else None
-    mods = rest[1] if len(rest) > 1 else ()
+    game_name, agents, seeds, agent_seed, options, mods, players = task
     from . import load_game
     from .agents import make_agent
 
     game = load_game(game_name, mods=mods)
     out = []
+    seats = game.seating(players)
     for seed in seeds:
-        seat = {p: make_agent(a, seed * 7919 + agent_seed + i) for i, (p, a) in enumerate(zip(game.players, agents))}
+        seat = {p: make_agent(a, seed * 7919 + agent_seed + i) for i, (p, a) in enumerate(zip(seats, agents))}
         n = 0
         t = time.perf_counter()
         try:
-            st = game.new_game(seed=seed, options=options)
+            st = game.new_game(seed=seed, options=options, players=players)
             while not st.over:
                 st.apply(seat[st.current_player].act(st))
                 n += 1
@@ -349,9 +354,17 @@ def cmd_simulate(args) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     game = _load(args.game, mods=args.mod)
+    try:
+        seats = game.seating(args.players)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     agents = args.agents.split(",")
     if len(agents) == 1:
-        agents = agents * len(game.players)
+        agents = agents * len(seats)
+    if len(agents) != len(seats):
+        print(f"--agents needs {len(seats)} names ({', '.join(seats)})", file=sys.stderr)
+        return 2
     from .agents import AGENTS
 
     for a in agents:
@@ -360,13 +373,13 @@ def cmd_simulate(args) -> int:
             return 2
     options = _options(game, args.option)
     try:
-        game.new_game(seed=args.seed, options=options)
+        game.new_game(seed=args.seed, options=options, players=args.players)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     seeds = list(range(args.seed, args.seed + args.games))
     batch = max(1, min(50, args.games // max(1, args.workers * 4)))
-    tasks = [(str(game.rules.root), agents, seeds[i:i + batch], args.seed, options, args.mod)
+    tasks = [(str(game.rules.root), agents, seeds[i:i + batch], args.seed, options, args.mod, args.players)
              for i in range(0, len(seeds), batch)]
     results = []
     t0 = time.perf_counter()
@@ -401,10 +414,10 @@ def cmd_simulate(args) -> int:
     lengths = sorted(r["actions"] for r in results)
     total_actions = sum(lengths)
     summary = {
-        "game": game.name, "games": n, "agents": dict(zip(game.players, agents)), "seed": args.seed,
-        "options": options,
-        "wins": {k: wins.get(k, 0) for k in [*game.players, "shared", "none"]},
-        "win_rate": {k: round(wins.get(k, 0) / n, 4) for k in [*game.players, "shared", "none"]},
+        "game": game.name, "games": n, "players": len(seats), "agents": dict(zip(seats, agents)),
+        "seed": args.seed, "options": options,
+        "wins": {k: wins.get(k, 0) for k in [*seats, "shared", "none"]},
+        "win_rate": {k: round(wins.get(k, 0) / n, 4) for k in [*seats, "shared", "none"]},
         "victory_types": dict(victories.most_common()),
         "length": {"mean": round(total_actions / n, 2), "min": lengths[0], "median": lengths[n // 2],
                    "max": lengths[-1]},
@@ -421,7 +434,7 @@ def cmd_simulate(args) -> int:
     t.add_column("outcome")
     t.add_column("games", justify="right")
     t.add_column("rate", justify="right")
-    for k in [*game.players, "shared", "none"]:
+    for k in [*seats, "shared", "none"]:
         t.add_row(k, str(wins.get(k, 0)), f"{wins.get(k, 0) / n:.1%}")
     console.print(t)
     v = Table(title="victory types")
@@ -449,7 +462,7 @@ def cmd_replay(args) -> int:
     if rec.get("rules_digest") and rec["rules_digest"] != game.rules.digest:
         print(f"note: the rule files changed since this log was made ({rec['rules_digest']} -> "
               f"{game.rules.digest})", file=sys.stderr)
-    st = game.new_game(seed=seed, options=rec.get("options") or None)
+    st = game.new_game(seed=seed, options=rec.get("options") or None, players=rec.get("players"))
     for i, a in enumerate(actions, 1):
         try:
             st.apply(a)
@@ -568,6 +581,7 @@ def build_parser():
     p.add_argument("--save-log", help="write the game log (JSON) to this file")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
     p.add_argument("--load", help="resume a game saved with 's FILE' during play")
+    p.add_argument("--players", type=int, help="number of players, for games that seat several counts")
     _mod_option(p)
     p.set_defaults(func=cmd_play)
 
@@ -580,6 +594,7 @@ def build_parser():
     p.add_argument("--json", action="store_true")
     p.add_argument("--progress", action="store_true", help="show the progress bar even without a terminal")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
+    p.add_argument("--players", type=int, help="number of players, for games that seat several counts")
     _mod_option(p)
     p.set_defaults(func=cmd_simulate)
 

@@ -30,7 +30,7 @@ def test_greedy_beats_random(duel):
     """The greedy baseline wins most games against random play (a sanity check of evaluate)."""
     from interpreter.cli import _sim_batch
 
-    res = _sim_batch(("duel", ["greedy", "random"], list(range(30)), 0))
+    res = _sim_batch(("duel", ["greedy", "random"], list(range(30)), 0, None, (), None))
     greedy = sum(1 for r in res if r["winners"] == ["fellowship"])
     rand = sum(1 for r in res if r["winners"] == ["sauron"])
     assert greedy >= rand + 6 and greedy >= 15, (greedy, rand)  # an inverted evaluate loses ~5 to 22

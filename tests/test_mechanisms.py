@@ -173,7 +173,7 @@ def _holds(game, st, *texts):
 
 
 def test_connection_kinds_one_way_and_reach(tiles):
-    st = tiles.new_game(seed=1)
+    st = tiles.new_game(seed=1, players=2)
     _holds(tiles, st,
            "adjacent(a, 'road') == [b]",
            "adjacent_from(b, 'road') == [a] and adjacent_from(a, 'road') == []",
@@ -187,7 +187,7 @@ def test_connection_kinds_one_way_and_reach(tiles):
 
 
 def test_an_owned_item_faces_its_owner(tiles):
-    st = tiles.new_game(seed=1)
+    st = tiles.new_game(seed=1, players=2)
     assert st.view("red")["zones"]["at.a"] == ["r1"]
     assert st.view("blue")["zones"]["at.a"] == ["?red"]
     assert st.view(None)["zones"]["at.c"] == ["?blue"]
@@ -196,7 +196,7 @@ def test_an_owned_item_faces_its_owner(tiles):
 
 
 def test_a_private_move_shows_others_its_public_text(tiles):
-    st = tiles.new_game(seed=1)
+    st = tiles.new_game(seed=1, players=2)
     st.apply("step:r1:b")
     assert st.log_for("red")[-1] == "red: move r1 to B"  # region names default to Title case
     assert st.log_for("blue")[-1] == "red: moves a tile to B"
@@ -205,7 +205,7 @@ def test_a_private_move_shows_others_its_public_text(tiles):
 
 
 def test_an_item_condition_decides_when_it_is_usable(tiles):
-    st = tiles.new_game(seed=1)
+    st = tiles.new_game(seed=1, players=2)
     ids = [a.id for a in st.legal_actions()]
     assert "use:bell" in ids and "use:lucky" not in ids
     st.vars["marks"] = 5
@@ -217,8 +217,21 @@ def test_an_item_condition_decides_when_it_is_usable(tiles):
 def test_listener_conditions_are_read_in_turn(tiles):
     """The game's listener (game listeners come first) raises marks to 1; the charm's ability
     condition (marks == 1) is read after that, so it applies too."""
-    st = tiles.new_game(seed=1)
+    st = tiles.new_game(seed=1, players=2)
     st.apply("ping")
     assert st.vars["marks"] == 11
     st.apply("ping")                 # blue pings: neither condition holds any more
     assert st.vars["marks"] == 11
+
+
+def test_seating_depends_on_the_number_of_players(tiles):
+    assert tiles.player_counts == [2, 3]
+    two = tiles.new_game(seed=1, players=2)
+    three = tiles.new_game(seed=1)                  # the largest seating by default
+    _holds(tiles, two, "players() == [red, blue] and other(blue) == red")
+    _holds(tiles, three, "players() == [blue, green, red] and next_player(red) == blue")
+    assert three.current_player == "red"            # the flow starts with `current: red`
+    with pytest.raises(ValueError, match="played by 2, 3 players"):
+        tiles.new_game(seed=1, players=4)
+    back = tiles.state_from_json(three.to_json())
+    assert back.seats == ("blue", "green", "red") and back.to_json() == three.to_json()

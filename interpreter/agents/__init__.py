@@ -171,7 +171,7 @@ class MCTSAgent:
         if len(actions) == 1:
             return actions[0]
         me = state.current_player
-        players = state.rules.players
+        players = state.seats
         ev = state.rules.evaluate
         root = {"n": 0, "w": {}, "kids": {}}
         for _ in range(self.iterations):

@@ -145,21 +145,21 @@ def _get(st, m, k, default=None):
 # ---------------------------------------------------------------- players
 @fn("players", returns="list")
 def _players(st):
-    """All players in seat order."""
-    return list(st.rules.players)
+    """The players taking part, in seat order."""
+    return list(st.seats)
 
 
 @fn("next_player", "p:player", returns="player")
 def _next_player(st, p):
     """The player after p in seat order."""
-    ps = st.rules.players
+    ps = st.seats
     return ps[(ps.index(p) + 1) % len(ps)]
 
 
 @fn("other", "p:player", returns="player")
 def _other(st, p):
     """The opponent of p in a two-player game (the next player otherwise)."""
-    ps = st.rules.players
+    ps = st.seats
     return ps[(ps.index(p) + 1) % len(ps)]
 
 

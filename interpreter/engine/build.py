@@ -127,6 +127,16 @@ class Builder:
             r.players.append(p)
             self.sym(p, "player", p, gs, ("players",))
             r.props.setdefault(p, {"name": p})
+        for n, seated in (g.get("seats") or {}).items():
+            path = ("seats", n)
+            bad = [p for p in seated if p not in r.players] if isinstance(seated, list) else []
+            if bad:
+                self.err(gs, path, "E306", f"seats for {n} name unknown player '{bad[0]}'",
+                         did_you_mean(bad[0], r.players) or f"players: {', '.join(r.players)}")
+            elif not isinstance(seated, list) or len(set(seated)) != len(seated) or len(seated) != int(n):
+                self.err(gs, path, "E402", f"seats for {n} players must list {n} different players")
+            else:
+                r.seats[int(n)] = list(seated)
         for name, values in (g.get("enums") or {}).items():
             r.enums[name] = list(values)
             self.sym(name, "list", list(values), gs, ("enums", name))

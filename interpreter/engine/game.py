@@ -282,11 +282,32 @@ class Game:
 
     @property
     def players(self):
+        """Everyone the rules name; `seating(n)` says who plays in an n-player game."""
         return list(self.rules.players)
 
-    def new_game(self, seed: int = 0, options: dict | None = None) -> GameState:
+    @property
+    def player_counts(self) -> list:
+        return sorted(self.rules.seats) or [len(self.rules.players)]
+
+    def seating(self, players=None) -> tuple:
+        """The players seated for a number of players (None: the game's largest seating)."""
+        r = self.rules
+        if players is None:
+            return tuple(r.seats[max(r.seats)]) if r.seats else tuple(r.players)
+        n = int(players)
+        if r.seats:
+            if n not in r.seats:
+                raise ValueError(f"{r.name} is played by {', '.join(map(str, sorted(r.seats)))} players, not {n}")
+            return tuple(r.seats[n])
+        if n != len(r.players):
+            raise ValueError(f"{r.name} is played by {len(r.players)} players, not {n}")
+        return tuple(r.players)
+
+    def new_game(self, seed: int = 0, options: dict | None = None, players=None) -> GameState:
+        """A new game; `players` is a number of players for games that seat 2 or more."""
         r = self.rules
         st = GameState(r)
+        st.seats = self.seating(players)
         st.seed = int(seed)
         st.rng = int(seed) & ((1 << 64) - 1)
         st.vars = dict(r.var_defs)

@@ -89,9 +89,10 @@ def check_triggers(st) -> None:
 
 def _bound(st, t):
     """[(env, once-key)] for each binding of a trigger's parameters. A trigger whose domains
-    read no state (e.g. players()) has them computed once and kept in t.static."""
-    if t.static is not None:
-        return t.static
+    read no state but the seats (e.g. players()) has them computed once per seating and kept
+    in t.static."""
+    if t.static is not None and st.seats in t.static:
+        return t.static[st.seats]
     keys = t.keys
     if len(t.params) == 1:  # the common case: one parameter, no generator
         name, dom = t.params[0]
@@ -107,7 +108,9 @@ def _bound(st, t):
             key = keys[vals] = "@" + t.id + "".join(f":{v}" for v in vals)
         out.append((env, key))
     if t.static_domains:
-        t.static = out
+        if t.static is None:
+            t.static = {}
+        t.static[st.seats] = out
     return out
 
 

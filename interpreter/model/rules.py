@@ -88,7 +88,7 @@ class Trigger:
     mask: int
     keys: dict = field(default_factory=dict)  # parameter values -> once-key (a cache of strings)
     static_domains: bool = False  # the parameter domains read no state (e.g. players())
-    static: list | None = None    # their bindings, computed once
+    static: dict | None = None    # seats -> their bindings, computed once per seating
 
 
 class Rules:
@@ -98,6 +98,7 @@ class Rules:
         self.root = None
         self.digest = ""
         self.players: list = []
+        self.seats: dict = {}        # number of players -> the players seated, in turn order
         self.options: dict = {}
         self.enums: dict = {}
         self.symbols: dict = {}      # name -> (type, value)

@@ -12,6 +12,7 @@ Fields
   stack     the interpreter's frames: [block id, pc, env, aux]; envs are shared per call
   pending   the decision the game waits for, or None
   rng       the random source (one integer)
+  seats     the players taking part, in turn order (a game may seat fewer than its rules name)
   log       readable events; history: the action ids applied so far
 """
 from __future__ import annotations
@@ -26,7 +27,7 @@ SAVE_FORMAT = 1
 class State:
     __slots__ = ("rules", "vars", "zones", "where", "facedown", "pieces", "stack", "pending",
                  "rng", "log", "history", "over", "winners", "victory", "dirty", "steps", "_legal",
-                 "seed", "_memo")
+                 "seed", "_memo", "seats")
 
     def __init__(self, rules):
         self.rules = rules
@@ -39,6 +40,7 @@ class State:
         self.pending = None
         self.rng = 0
         self.seed = 0
+        self.seats = tuple(rules.players)
         self.log: list = []
         self.history: list = []
         self.over = False
@@ -69,6 +71,7 @@ class State:
         new.pending = self.pending
         new.rng = self.rng
         new.seed = self.seed
+        new.seats = self.seats
         new.log = self.log.copy()
         new.history = self.history.copy()
         new.over = self.over
@@ -94,6 +97,7 @@ class State:
             "game": self.rules.name,
             "rules_digest": self.rules.digest,
             "seed": self.seed,
+            "seats": list(self.seats),
             "vars": self.vars,
             "zones": self.zones,
             "facedown": sorted(self.facedown),
@@ -123,6 +127,9 @@ class State:
                 raise SaveError("save was made with different rule files (digest mismatch)")
             st = cls(rules)
             st.seed = int(d["seed"])
+            st.seats = tuple(d["seats"])
+            if not st.seats or any(p not in rules.players for p in st.seats):
+                raise SaveError(f"unknown seats {d['seats']!r} in save")
             st.vars = dict(d["vars"])
             st.zones = {k: list(v) for k, v in d["zones"].items()}
             st.where = {}
