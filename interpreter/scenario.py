@@ -5,6 +5,7 @@ A scenario file holds one scenario or a list of them (names below are illustrati
     - name: a card places its pieces in the chosen region
       cites: <rulebook file> "<section>"
       seed: 1
+      players: 3                  # optional: the number of players, for games seating several
       setup:                      # applied in order to new_game(seed)
         vars: {current: blue, round: 1}
         to_act: blue              # who the pending decision belongs to (only the decision is
@@ -153,7 +154,10 @@ def run_scenario(game, sc: dict, source: Source | None = None, path=()):
     where_line = source.pos(path)[0] if source is not None else 0
     where = f"{source.display if source else '<scenario>'}:{where_line}: scenario '{sc.get('name', '?')}'"
     game = _with_file_mods(game, source, where)
-    st = game.new_game(seed=int(sc.get("seed", 0)), options=sc.get("options"))
+    try:
+        st = game.new_game(seed=int(sc.get("seed", 0)), options=sc.get("options"), players=sc.get("players"))
+    except ValueError as exc:
+        _fail(where, f"bad game settings: {exc}")
     try:
         apply_setup(st, sc.get("setup") or {})
     except (ValueError, KeyError) as exc:
