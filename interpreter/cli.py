@@ -158,13 +158,16 @@ def render(st, viewer, console):
         bt.add_column("region")
         bt.add_column("adjacent", style="dim")
         owned = rules.owned_kinds
-        for p in st.seats:
+        # the seated players, and any other army with pieces on the board (a neutral army)
+        cols = [p for p in rules.players
+                if p in st.seats or any(o == p and loc in rules.props for (_, o, loc) in st.pieces)]
+        for p in cols:
             bt.add_column(p)
         # zone families with one zone per region hold items standing on the board
         on_board = [f for f, keys in rules.zone_families.items() if keys == rules.regions]
         for r in rules.regions:
             cells = []
-            for p in st.seats:
+            for p in cols:
                 parts = [f"{st.pieces.get((k, p, r), 0)} {k}" for k in owned if st.pieces.get((k, p, r), 0)]
                 for fam in on_board:
                     for it in st.zones[f"{fam}.{r}"]:
