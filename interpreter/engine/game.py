@@ -29,10 +29,13 @@ class Action:
 
     @property
     def label(self) -> str:
-        if self._rules is not None:  # a move's label is formatted only when someone reads it
-            name, env = self.payload
+        if self._rules is not None:  # a label is formatted only when someone reads it
             display = self._rules.display
-            self._label = self._rules.moves[name].label_fmt.format(**{k: display(v) for k, v in env.items()})
+            if self._label is None:  # a move: its label template over its arguments
+                name, env = self.payload
+                self._label = self._rules.moves[name].label_fmt.format(**{k: display(v) for k, v in env.items()})
+            else:  # a choice: "label: value"
+                self._label = f"{self._label}: {display(self.payload)}"
             self._rules = None
         return self._label
 
@@ -95,7 +98,7 @@ class GameState(State):
             label = p["label"]
             for v in p["options"]:
                 aid = f"choose:{label}:{_fmt(v)}"
-                out[aid] = Action(aid, f"{label}: {rules.display(v)}", player, v)
+                out[aid] = Action(aid, label, player, v, rules)
             if p["optional"]:
                 aid = f"choose:{label}:none"
                 out[aid] = Action(aid, f"{label}: none (stop)", player, None)
