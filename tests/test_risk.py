@@ -41,7 +41,7 @@ def invariants(st, placed_once):
         for i in items:
             assert i not in seen
             seen.add(i)
-    assert len(seen) == len([i for i in rules.items if rules.item_type_of[i] != "land"])  # 66 + 60 cards
+    assert len(seen) == len(rules.start_zone) == 66 + 60  # territory and Adventure cards
     discarding = st.pending is not None and st.pending.get("label") == "discard_adventure"
     for p in armies:  # 004 "FAQ": more than 4 only until the discard just asked for
         assert len(st.zones[f"adventures.{p}"]) <= (5 if discarding else 4)
