@@ -183,6 +183,7 @@ def test_connection_kinds_one_way_and_reach(tiles):
            "reach(a, 'road', [b]) == [b, c]",          # stops after c: c is not passable
            "reach(a, 'road', []) == [b]",
            "reach(d, 'road', regions(), true) == [c, b, a]",
+           "reach(a, 'road', [b, c], false, [[c, b]]) == [b]",   # a connection to avoid, either way
            "key_of(zone_of(r1)) == a and key_of(charms[red]) == red")
 
 

@@ -184,18 +184,20 @@ def _adjacent_from(st, r, kind=""):
     return list(st.rules.adj_in.get(kind or "", {}).get(r, ()))
 
 
-@fn("reach", "r:region", "kind:conn", "through:list", "backwards:bool=", returns="list")
-def _reach(st, r, kind, through, backwards=None):
+@fn("reach", "r:region", "kind:conn", "through:list", "backwards:bool=", "avoid:list=", returns="list")
+def _reach(st, r, kind, through, backwards=None, avoid=None):
     """Regions reachable from r by one or more connections of a kind (followed backwards
     if asked), passing only through regions listed in `through`; the last step may end
-    anywhere. Nearest first; r itself is not included."""
+    anywhere. `avoid` lists connections not to use, as [a, b] pairs (either way). Nearest
+    first; r itself is not included."""
     links = (st.rules.adj_in if backwards else st.rules.adj_kind).get(kind or "", {})
+    shut = {(a, b) for a, b in avoid or ()} | {(b, a) for a, b in avoid or ()}
     seen, frontier, out = {r}, [r], []
     while frontier:
         nxt = []
         for x in frontier:
             for y in links.get(x, ()):
-                if y not in seen:
+                if y not in seen and (x, y) not in shut:
                     seen.add(y)
                     out.append(y)
                     if y in through:
