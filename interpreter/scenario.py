@@ -8,6 +8,7 @@ A scenario file holds one scenario or a list of them (names below are illustrati
       players: 3                  # optional: the number of players, for games seating several
       setup:                      # applied in order to new_game(seed)
         vars: {current: blue, round: 1}
+        move_all: {hand.blue: deck}  # every item of a zone into another (applied before items)
         to_act: blue              # who the pending decision belongs to (only the decision is
                                   # handed over: the effect waiting for it keeps its `me`)
         items: {card_7: market.A1, card_2: area.blue}   # zone, or tableau.slot
@@ -125,6 +126,11 @@ def apply_setup(st, setup: dict):
         if k not in st.vars:
             raise ValueError(f"unknown variable {k!r}")
         st.vars[k] = v
+    for src, dst in (setup.get("move_all") or {}).items():
+        if src not in rules.zones:
+            raise ValueError(f"unknown zone {src!r}")
+        for item in [i for i in st.zones[src] if i is not None]:
+            put_item(st, item, dst)
     for item, target in (setup.get("items") or {}).items():
         put_item(st, item, target)
     for p in setup.get("pieces") or []:
