@@ -156,7 +156,9 @@ def render(st, viewer, console):
     if rules.regions:
         bt = Table(title="board", expand=True)
         bt.add_column("region")
-        bt.add_column("adjacent", style="dim")
+        big = len(rules.regions) > 20  # a large board: one line per region, no neighbour list
+        if not big:
+            bt.add_column("adjacent", style="dim")
         owned = rules.owned_kinds
         # the seated players, and any other army with pieces on the board (a neutral army)
         cols = [p for p in rules.players
@@ -174,8 +176,11 @@ def render(st, viewer, console):
                         if rules.item_owner.get(it) == p:
                             parts.append(_item_look(st, it, viewer))
                 cells.append(", ".join(parts))
-            near = dict.fromkeys(rules.adj.get(r, ()) + tuple(rules.adj_in.get("", {}).get(r, ())))
-            bt.add_row(rules.display(r), ", ".join(rules.display(a) for a in near), *cells)
+            if big:
+                bt.add_row(rules.display(r), *cells)
+            else:
+                near = dict.fromkeys(rules.adj.get(r, ()) + tuple(rules.adj_in.get("", {}).get(r, ())))
+                bt.add_row(rules.display(r), ", ".join(rules.display(a) for a in near), *cells)
         console.print(bt)
     for text, f in rules.hud["zones"]:
         try:
@@ -197,7 +202,7 @@ def _ask_human(st, console, can_undo: bool):
     console.print(f"[bold]{st.current_player}[/], choose:")
     for i, a in enumerate(acts, 1):
         console.print(f"  [cyan]{i:>3}[/] {escape(a.label)}  [dim]{escape(a.id)}[/]")
-    console.print("[dim]  u undo · s FILE save · q quit[/]")
+    console.print("[dim]  b board · u undo · s FILE save · q quit[/]")
     while True:
         try:
             raw = input("> ").strip()
@@ -205,6 +210,9 @@ def _ask_human(st, console, can_undo: bool):
             raise SystemExit(0) from None
         if raw in ("q", "quit", "exit"):
             raise SystemExit(0)
+        if raw == "b":
+            render(st, st.current_player, console)
+            continue
         if raw == "u":
             if can_undo:
                 return "undo"
@@ -223,7 +231,7 @@ def _ask_human(st, console, can_undo: bool):
         for a in acts:
             if a.id == raw:
                 return a
-        console.print("[red]type a number from the list, an action id, u, s FILE or q[/]")
+        console.print("[red]type a number from the list, an action id, b, u, s FILE or q[/]")
 
 
 def _options(game, pairs) -> dict:
@@ -292,6 +300,7 @@ def cmd_play(args) -> int:
     humans = [p for p, n in seat.items() if n == "human"]
     viewer = humans[0] if len(humans) == 1 else None  # several humans at one screen: public log
     shown = 0
+    last_kind = None
     undo = []  # states at the humans' earlier decisions
     while not st.is_terminal():
         p = st.current_player
@@ -299,7 +308,12 @@ def cmd_play(args) -> int:
             for line in st.log_for(p if len(humans) == 1 else None, shown):
                 console.print(f"[dim]· {escape(line)}[/]")
             shown = len(st.log)
-            render(st, p, console)
+            # the whole board at each new kind of decision; for a run of the same decision
+            # (placing one battalion after another) only the news: b shows the board again
+            kind = (st.pending["type"], st.pending.get("label"))
+            if kind != last_kind or st.pending["type"] == "ask":
+                render(st, p, console)
+            last_kind = kind
             a = _ask_human(st, console, bool(undo))
             if a == "undo":
                 st = undo.pop()
