@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 @dataclass(order=True, frozen=True)
 class Diagnostic:
-    """One problem in a rule file, reported as ``path:line:col: error[CODE]: message``."""
+    """One problem in a rule file, reported as ``path:line:col: error[CODE]: message``; codes
+    starting with W are warnings (likely mistakes that do not stop the game from loading)."""
 
     path: str
     line: int
@@ -15,15 +16,19 @@ class Diagnostic:
     message: str
     hint: str = field(default="", compare=False)
 
+    @property
+    def severity(self) -> str:
+        return "warning" if self.code.startswith("W") else "error"
+
     def __str__(self) -> str:
-        text = f"{self.path}:{self.line}:{self.col}: error[{self.code}]: {self.message}"
+        text = f"{self.path}:{self.line}:{self.col}: {self.severity}[{self.code}]: {self.message}"
         if self.hint:
             text += f"\n    hint: {self.hint}"
         return text
 
 
 class RuleError(Exception):
-    """Raised when rule files have problems; carries every diagnostic found."""
+    """Raised when rule files have errors; carries every diagnostic found."""
 
     def __init__(self, diagnostics: list[Diagnostic]):
         self.diagnostics = sorted(set(diagnostics))
@@ -61,6 +66,10 @@ CODES = {
     "E402": "wrong type",
     "E403": "recursive definition",
     "E404": "statement used as a value / value used as a statement",
+    "W101": "a region with no connection",
+    "W201": "a function no rule uses",
+    "W202": "a procedure no rule uses",
+    "W301": "an item that starts nowhere and that no rule names",
 }
 
 

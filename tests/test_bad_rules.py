@@ -23,7 +23,8 @@ CASES_DIR = HERE / "bad_rules"
 BASE = CASES_DIR / "_base"
 DUEL = HERE.parent / "games" / "duel"
 
-LINE_RE = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): error\[(?P<code>E\d{3})\]: (?P<message>.+)$")
+LINE_RE = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning)\[(?P<code>[EW]\d{3})\]: "
+                     r"(?P<message>.+)$")
 
 
 def _case_dirs():
@@ -59,8 +60,8 @@ def _check_format(d: Diagnostic):
     first, *rest = str(d).split("\n")
     m = LINE_RE.match(first)
     assert m, f"bad diagnostic format: {first!r}"
-    assert (m["path"], int(m["line"]), int(m["col"]), m["code"], m["message"]) == \
-        (d.path, d.line, d.col, d.code, d.message)
+    assert (m["path"], int(m["line"]), int(m["col"]), m["code"], m["message"], m["sev"]) == \
+        (d.path, d.line, d.col, d.code, d.message, d.severity)
     assert d.line >= 1 and d.col >= 1
     if d.hint:
         assert rest == [f"    hint: {d.hint}"]

@@ -36,7 +36,7 @@ def test_validate_checks_a_game_with_each_of_its_mods(tmp_path, capsys):
     code, out, err = run(["validate", str(game)], capsys)
     assert code == 1
     assert "specials.yaml:" in out and "unknown name 'mordr'" in out
-    assert "confrontation: ok" in err and "confrontation + deluxe: 1 problem(s)" in err
+    assert "confrontation: ok" in err and "confrontation + deluxe: 1 error(s)" in err
 
 
 def test_validate_reports_a_broken_region_at_its_line(tmp_path, capsys):
@@ -168,3 +168,33 @@ def test_play_resumes_a_saved_game(tmp_path, capsys, duel):
     save.write_text("{not json")
     code, _, err = run(["play", "duel", "--load", str(save)], capsys)
     assert code == 1 and "not valid JSON" in err
+
+
+def test_validate_formats_and_exit_codes(capsys):
+    """text / json / github output; exit 0 with warnings only, 1 with errors, 2 for no game."""
+    bad = str(ROOT / "tests" / "bad_rules" / "reveal_a_region")
+    warn = str(ROOT / "tests" / "bad_rules" / "warn_unused_function")
+    code, out, _ = run(["validate", bad, "--format", "github"], capsys)
+    assert code == 1
+    assert out.strip() == ("::error file=tests/bad_rules/reveal_a_region/game.yaml,line=51,col=12,title=E402::"
+                           "argument 'x' of 'reveal' must be item or list, got region") or \
+        out.strip().startswith("::error file=") and ",line=51,col=12,title=E402::" in out
+    code, out, _ = run(["validate", warn, "--format", "github"], capsys)
+    assert code == 0 and out.startswith("::warning file=") and "title=W201::function 'spare' is never used" in out
+    code, out, _ = run(["validate", bad, warn, "--format", "json"], capsys)
+    doc = json.loads(out)
+    assert code == 1 and doc["ok"] is False and doc["errors"] == 1 and doc["warnings"] == 1
+    first = doc["games"][0]["diagnostics"][0]
+    assert (first["code"], first["line"], first["col"], first["severity"]) == ("E402", 51, 12, "error")
+    code, _, err = run(["validate", str(ROOT / "no_such_game")], capsys)
+    assert code == 2 and "no game here" in err
+    code, out, err = run(["validate", warn], capsys)
+    assert code == 0 and "warning[W201]" in out and "1 warning(s)" in err
+
+
+def test_github_annotation_escapes_newlines_and_commas():
+    from interpreter.cli import _github
+    from interpreter.errors import Diagnostic
+
+    d = Diagnostic("a,b:c.yaml", 3, 4, "E301", "bad\nthing 100%", "hint")
+    assert _github(d) == "::error file=a%2Cb%3Ac.yaml,line=3,col=4,title=E301::bad%0Athing 100%25 (hint: hint)"

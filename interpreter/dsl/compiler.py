@@ -80,6 +80,7 @@ class Compiler:
         self.ns = {"_P": rules.props, "_E": {}, "_items": _items, "_seq": _seq, "_index": _index,
                    "_MISS": _MISSING, "_mul": _mul, "_range": _range}
         self.reads: list[set] = []  # open collectors of the channels an expression reads
+        self.used: set = set()  # names of symbols, functions and procedures some rule uses
         self._inlining: list[str] = []
 
     # ------------------------------------------------------------ diagnostics
@@ -162,6 +163,7 @@ class Compiler:
             return f"st.vars[{n!r}]", r.var_types.get(n, ANY)
         sym = r.symbols.get(n)
         if sym is not None:
+            self.used.add(n)
             typ, value = sym
             if typ == "family":
                 self.error(src, node, "E402", f"'{n}' is a family and needs a key, as in {n}[key]",
@@ -510,6 +512,7 @@ class Compiler:
             self.error(src, node, "E401", f"'{name}' takes {len(params)} argument(s), got {len(pos) + len(kw)}",
                        f"{name}({', '.join(params)})")
             return "None", ANY
+        self.used.add(name)
         fn = self.game_function(node, name, src)
         if fn is None:
             return "None", ANY
@@ -655,6 +658,7 @@ class Compiler:
         return self.statement(f"fr[1] += 1\n{pname}(st, {envarg}{', '.join(codes)})")
 
     def call_procedure(self, node, name, pos, kw, scope, src):
+        self.used.add(name)
         params, block_ref, _ = self.r.procedures[name]
         kw = dict(kw)
         me_f = None

@@ -107,6 +107,7 @@ class Builder:
         step(self._listeners, g, gs)
         step(self._item_code)
         step(self._flow_display_agent, g, gs)
+        step(self._warnings)
         return r
 
     def _step(self, fn, *args):
@@ -671,6 +672,31 @@ class Builder:
                     cond = f" if {ab['if']}" if "if" in ab else ""
                     r.item_text[iid] = (r.item_text.get(iid, "") + f"\non {ab.get('event')}{cond}: "
                                         f"{str(ab.get('do', '')).strip()}").strip()
+
+
+    def _warnings(self):
+        """Likely mistakes that still let the game load: definitions nothing uses, a region
+        cut off from the board, an item that starts nowhere and that no rule names."""
+        r, spec, used = self.r, self.spec, self.c.used
+        for name, (_, _, src) in r.functions.items():
+            if name not in used:
+                self.err(src.source, src.path, "W201", f"function '{name}' is never used",
+                         "call it from a rule, or remove it", key=True)
+        for name, (_, _, src) in r.procedures.items():
+            if name not in used and name != "flow":
+                self.err(src.source, src.path, "W202", f"procedure '{name}' is never called",
+                         "call it from a rule, or remove it", key=True)
+        if spec.connections:
+            into = r.adj_in.get("", {})
+            for name, e in spec.regions.items():
+                if not r.adj.get(name) and not into.get(name):
+                    self.err(e.source, e.path, "W101", f"region '{name}' has no connection",
+                             "add it to connections:, or remove the region", key=True)
+        for iid, e in spec.items.items():
+            if iid in r.props and iid not in r.start_zone and iid not in used:
+                self.err(e.source, e.path + ("id",), "W301",
+                         f"item '{iid}' starts in no zone and no rule names it",
+                         "give it at: <zone>, or name it in a rule that brings it into play")
 
 
 def build_rules(spec) -> Rules:

@@ -374,7 +374,7 @@ def _build(name_or_path: str, mods=()):
 def load_game(name_or_path: str, mods=()) -> Game:
     """Load, check and compile a game. Raises RuleError with every problem found."""
     rules, diags = _build(name_or_path, tuple(mods))
-    if diags or rules is None:
+    if rules is None or any(d.severity == "error" for d in diags):
         raise RuleError(diags)
     return Game(rules)
 

@@ -107,7 +107,7 @@ class Source:
 
     def node(self, path: tuple):
         if self._root is None:
-            self._root = yaml.compose(self.text, Loader=yaml.SafeLoader)
+            self._root = yaml.compose(self.text, Loader=_Base)  # the C composer where there is one
         node = self._root
         key_node = None
         for step in path:

@@ -378,6 +378,18 @@ case("connection_kind_unknown", "a kind of connection the board never declares",
 case("reveal_a_region", "reveal given a region instead of an item",
      [R("game.yaml", "  end_turn: current = opp", "  end_turn: |\n    reveal(hill)\n    current = opp")],
      E("E402", "game.yaml", "reveal(hill)", off=7, message="argument 'x' of 'reveal' must be item or list, got region"))
+case("warn_unused_function", "a function no rule calls (a warning: the game still loads)",
+     [R("game.yaml", "  opp: other(me)", "  opp: other(me)\n  spare(p): p")],
+     E("W201", "game.yaml", "spare(p)", message="function 'spare' is never used"))
+case("warn_unused_procedure", "a procedure nothing calls",
+     [R("game.yaml", "  gain(n): score[me] += n", "  gain(n): score[me] += n\n  idle: log('idle')")],
+     E("W202", "game.yaml", "idle:", message="procedure 'idle' is never called"))
+case("warn_region_without_connection", "a region the board never connects",
+     [R("board.yaml", "regions:\n", "regions:\n  island: {}\n")],
+     E("W101", "board.yaml", "island", message="region 'island' has no connection"))
+case("warn_item_nowhere", "an item with no starting zone that no rule names",
+     [R("cards.yaml", "defaults: {at: deck, cost: 0}", "defaults: {cost: 0}")],
+     E("W301", "cards.yaml", "scout", message="item 'scout' starts in no zone"))
 
 
 main()
