@@ -668,8 +668,25 @@ def build_parser():
     return ap
 
 
+def _options_first(argv: list) -> list:
+    """Put each `--mod VALUE` right after the command, so it may also follow a list of files
+    (`test GAME FILE... --mod X`), which argparse cannot mix with a variable positional list."""
+    if not argv:
+        return argv
+    head, rest, mods = argv[:1], argv[1:], []
+    i = 0
+    while i < len(rest):
+        if rest[i] == "--mod" and i + 1 < len(rest):
+            mods += rest[i:i + 2]
+            i += 2
+        else:
+            head.append(rest[i])
+            i += 1
+    return head[:1] + mods + head[1:]
+
+
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(_options_first(list(sys.argv[1:] if argv is None else argv)))
     try:
         return args.func(args) or 0
     except SaveError as exc:

@@ -198,3 +198,10 @@ def test_github_annotation_escapes_newlines_and_commas():
 
     d = Diagnostic("a,b:c.yaml", 3, 4, "E301", "bad\nthing 100%", "hint")
     assert _github(d) == "::error file=a%2Cb%3Ac.yaml,line=3,col=4,title=E301::bad%0Athing 100%25 (hint: hint)"
+
+
+def test_mod_option_may_follow_the_files(capsys):
+    files = sorted(str(p) for p in (ROOT / "games" / "confrontation" / "mods" / "deluxe" / "scenarios").glob("*.yaml"))[:1]
+    code, out, err = run(["test", "confrontation", *files, "--mod", "deluxe"], capsys)
+    assert code == 0, out + err
+    assert " passed, 0 failed" in out + err
