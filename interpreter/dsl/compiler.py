@@ -637,6 +637,10 @@ class Compiler:
                      f"st.dirty |= {r.bit('var:' + name)}")
             code = f"{target} {op[0]} ({code})" if op != "=" else code
             return self.statement(f"_key = {name + '.'!r} + str({kc})\n{dirty}\n{target} = {code}\nfr[1] += 1")
+        elif idx is None and name in r.var_families:
+            self.error(src, node, "E402", f"'{name}' is a family and needs a key, as in {name}[key]",
+                       f"write {name}[me] or {name}[<key>]")
+            return _skip
         else:
             self.error(src, node, "E301", f"cannot assign to '{name}': not a local or a game variable",
                        did_you_mean(name, list(scope) + list(r.var_defs)) or "declare it under vars: or with let")

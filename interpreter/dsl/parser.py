@@ -408,6 +408,9 @@ def _parse(text: str, start: str) -> Node:
         if isinstance(exc, UnexpectedToken):
             expected = sorted(_expect_name(e) for e in exc.expected)[:8]
             got = exc.token.value if exc.token.type != "$END" else "end of text"
+            if exc.token.type == "$END":  # point just after the last character written
+                lines = text.rstrip().splitlines() or [""]
+                line, col = len(lines), len(lines[-1]) + 1
             raise DSLSyntaxError(f"unexpected {got!r}", line, col,
                                  "expected " + ", ".join(expected) if expected else "") from None
         raise DSLSyntaxError(str(exc), line, col) from None

@@ -390,6 +390,62 @@ case("warn_region_without_connection", "a region the board never connects",
 case("warn_item_nowhere", "an item with no starting zone that no rule names",
      [R("cards.yaml", "defaults: {at: deck, cost: 0}", "defaults: {cost: 0}")],
      E("W301", "cards.yaml", "scout", message="item 'scout' starts in no zone"))
+case("seats_unknown_player", "seats naming a player the game does not have",
+     [R("game.yaml", "players: [north, south]", "players: [north, south]\nseats: {2: [north, west]}")],
+     E("E306", "game.yaml", "[north, west]", message="unknown player 'west'"))
+case("seats_wrong_count", "three seats listing two players",
+     [R("game.yaml", "players: [north, south]", "players: [north, south]\nseats: {3: [north, south]}")],
+     E("E402", "game.yaml", "[north, south]}", message="must list 3 different players"))
+case("yaml_duplicate_key", "the same variable declared twice in one mapping",
+     [R("game.yaml", "  current: north\n", "  current: north\n  current: south\n")],
+     E("E305", "game.yaml", "current: south", message="duplicate key 'current'"))
+case("dsl_triple_equals", "an operator the language does not have",
+     [R("game.yaml", "    if: score[me] >= card.cost", "    if: score[me] === card.cost")],
+     E("E201", "game.yaml", "= card.cost", message="syntax error"))
+case("dsl_unclosed_block", "a block never closed in the flow",
+     [R("game.yaml", "    end_turn(me=current)\n  }", "    end_turn(me=current)\n")],
+     E("E201", "game.yaml", "end_turn(me=current)\n\n", off=len("end_turn(me=current)"),
+       message="unexpected 'end of text'"))
+case("arithmetic_on_player", "adding a number to a player",
+     [R("game.yaml", "  end_turn: current = opp", "  end_turn: current = opp + 1")],
+     E("E402", "game.yaml", "opp + 1", message="'+' needs numbers"))
+case("family_without_key", "a per-player variable assigned without its key",
+     [R("game.yaml", "  gain(n): score[me] += n", "  gain(n): score += n")],
+     E("E402", "game.yaml", "score += n", message="'score' is a family and needs a key", hint="score[me]"))
+case("choose_by_number", "a choice given to a number instead of a player",
+     [R("game.yaml", "  muster(n, r): place(unit, me, n, r)",
+        "  muster(n, r): |\n    choose x in regions() by 3 label spot\n    place(unit, me, n, r)")],
+     E("E402", "game.yaml", "3 label spot", message="'by' needs a player"))
+case("unknown_piece_kind", "placing a kind of piece the game does not have",
+     [R("game.yaml", "  muster(n, r): place(unit, me, n, r)", "  muster(n, r): place(soldier, me, n, r)")],
+     E("E301", "game.yaml", "soldier", message="unknown name 'soldier'"))
+case("item_prop_unknown_type", "a property typed with an enum that does not exist",
+     [R("game.yaml", "      color: colors\n      cost: int", "      color: colours\n      cost: int")],
+     E("E306", "game.yaml", "colours", message="unknown property type 'colours'"))
+case("move_id_leaves_out_argument", "a move id that does not name its argument",
+     [R("game.yaml", '    id: "take:{card}"', '    id: "take"')],
+     E("E402", "game.yaml", '"take"', message="leaves out an argument"))
+case("trigger_without_when", "a trigger missing its condition",
+     [R("game.yaml", "listeners:", "triggers:\n  - id: never\n    do: gain(1)\nlisteners:")],
+     E("E101", "game.yaml", "- id: never", off=2, message="'when' is a required property"))
+case("slot_face_bad_value", "a tableau slot facing a way that does not exist",
+     [R("board.yaml", "      B1: {face: up, covered_by: []}", "      B1: {face: sideways, covered_by: []}")],
+     E("E101", "board.yaml", "sideways", message="'sideways' is not one of"))
+case("pieces_negative", "a negative number of pieces per player",
+     [R("game.yaml", "  unit: {per_player: 3}", "  unit: {per_player: -3}")],
+     E("E101", "game.yaml", "-3", message="less than the minimum"))
+case("player_named_like_region", "a player with the name of a region",
+     [R("game.yaml", "players: [north, south]", "players: [north, hill]")],
+     E("E305", "board.yaml", "hill:", message="name 'hill' is already used", line_only=True))
+case("let_from_statement", "a local given the result of a procedure",
+     [R("game.yaml", "  end_turn: current = opp", "  end_turn: |\n    let x = gain(1)\n    current = opp")],
+     E("E404", "game.yaml", "gain(1)\n    current", message="statement"))
+case("zone_bad_visibility", "a zone visible in a way that does not exist",
+     [R("game.yaml", "  deck: {visibility: hidden, face: down}", "  deck: {visibility: secret, face: down}")],
+     E("E101", "game.yaml", "secret", message="'secret' is not one of"))
+case("unknown_connection_kind_in_reach", "reach along a kind of connection the board lacks",
+     [R("game.yaml", "  opp: other(me)", "  opp: other(me)\n  far(r): reach(r, 'river', regions())")],
+     E("E306", "game.yaml", "'river'", message="no connection of the board has kind 'river'"))
 
 
 main()
