@@ -151,7 +151,8 @@ def test_game_options_on_the_command_line(capsys):
 
 
 def test_primitives_reference_is_up_to_date():
-    """grammar/PRIMITIVES.md is generated from the registry; regenerate it when a primitive changes."""
+    """grammar/PRIMITIVES.md and the reference in docs/modding.md are generated from the registry;
+    regenerate them when a primitive changes."""
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_primitives.py"), "--check"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout
