@@ -600,6 +600,66 @@ def cmd_cards(args) -> int:
     return 0
 
 
+# ----------------------------------------------------------------------------- merged
+def cmd_merged(args) -> int:
+    """The game's rules after its mods, as YAML; each entry is preceded by the file and line
+    that last set it."""
+    import yaml
+
+    from . import check_game
+    from .loading.loader import load_spec
+
+    diags = [d for d in check_game(args.game, mods=args.mod) if d.severity == "error"]
+    if diags:
+        for d in diags:
+            print(str(d), file=sys.stderr)
+        return 1
+    spec = load_spec(args.game, args.mod)
+    src = spec.game.source
+    route = getattr(src, "route", lambda path: (src, path))
+
+    def origin(source, path) -> str:
+        return f"# {source.display}:{source.pos(path, key=bool(path))[0]}"
+
+    class Dumper(yaml.SafeDumper):  # effect text over several lines stays a readable | block
+        pass
+
+    Dumper.add_representer(str, lambda d, v: d.represent_scalar(
+        "tag:yaml.org,2002:str", v, style="|" if "\n" in v else None))
+
+    def dump(value, indent: str) -> str:
+        text = yaml.dump(value, Dumper=Dumper, allow_unicode=True, sort_keys=False, width=100).rstrip("\n")
+        return "\n".join(indent + line for line in text.split("\n"))
+
+    out = []
+    for section, value in spec.game.value.items():
+        if isinstance(value, dict) and value:
+            out.append(f"{section}:")
+            for key, entry in value.items():
+                out.append("  " + origin(*route((section, key))))
+                out.append(dump({key: entry}, "  "))
+        elif isinstance(value, list) and value and all(isinstance(e, dict) for e in value):
+            out.append(f"{section}:")
+            for i, entry in enumerate(value):
+                out.append("  " + origin(*route((section, entry.get("id", i)) if section in ("triggers", "listeners")
+                                                else (section, i))))
+                out.append(dump([entry], "  "))
+        else:
+            out.append(origin(*route((section,))))
+            out.append(dump({section: value}, ""))
+    for title, table in (("regions", spec.regions), ("items", spec.items)):
+        out.append(f"{title}:")
+        for name, e in table.items():
+            out.append("  " + origin(e.source, e.path))
+            out.append(dump({name: e.value}, "  "))
+    out.append("connections:")
+    for e in spec.connections:
+        out.append("  " + origin(e.source, e.path))
+        out.append(dump([e.value], "  "))
+    print("\n".join(out))
+    return 0
+
+
 # ----------------------------------------------------------------------------- main
 def _mod_option(p):
     p.add_argument("--mod", action="append", default=[], metavar="PATH",
@@ -659,6 +719,11 @@ def build_parser():
     p = sub.add_parser("schema", help="print the JSON Schema of a kind of rule file (or 'dsl')")
     p.add_argument("kind", nargs="?")
     p.set_defaults(func=cmd_schema)
+
+    p = sub.add_parser("merged", help="print a game's rules after its mods, each entry with the file that set it")
+    p.add_argument("game")
+    _mod_option(p)
+    p.set_defaults(func=cmd_merged)
 
     p = sub.add_parser("cards", help="list a game's cards, tiles and tokens")
     p.add_argument("game")

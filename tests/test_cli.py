@@ -206,3 +206,20 @@ def test_mod_option_may_follow_the_files(capsys):
     code, out, err = run(["test", "confrontation", *files, "--mod", "deluxe"], capsys)
     assert code == 0, out + err
     assert " passed, 0 failed" in out + err
+
+
+def test_merged_shows_the_rules_after_mods_with_their_files(capsys):
+    import yaml
+
+    code, out, _ = run(["merged", "confrontation", "--mod", "deluxe"], capsys)
+    assert code == 0
+    merged = yaml.safe_load(out)
+    assert "turn_done = false" in merged["procedures"]["turn"]           # replaced by the mod
+    assert "pippin" not in merged["items"] and "smeagol" in merged["items"]
+    lines = out.splitlines()
+    turn = lines.index(next(line for line in lines if line.startswith("  turn: ")))
+    assert lines[turn - 1].startswith("  # games/confrontation/mods/deluxe/mod.yaml:")
+    enter = lines.index(next(line for line in lines if line.startswith("  enter(c, to): ")))
+    assert lines[enter - 1].startswith("  # games/confrontation/game.yaml:")
+    code, _, err = run(["merged", str(ROOT / "tests" / "bad_rules" / "reveal_a_region")], capsys)
+    assert code == 1 and "E402" in err
