@@ -526,9 +526,26 @@ def cmd_replay(args) -> int:
 
 
 # ----------------------------------------------------------------------------- test (YAML scenarios)
+def _game_of(path: Path) -> Path | None:
+    """The game folder a scenario file belongs to: the nearest folder above it holding game.yaml."""
+    for folder in path.resolve().parents:
+        if (folder / "game.yaml").is_file():
+            return folder
+    return None
+
+
 def cmd_test(args) -> int:
+    """`test GAME [FILE...]`, or `test FILE...` (each file's game is the folder above it that
+    holds game.yaml; a mod's scenarios name their mod themselves)."""
     from .scenario import ScenarioFailure, load_scenarios, run_scenario
 
+    if args.game.endswith((".yaml", ".yml")) and Path(args.game).is_file():
+        args.files = [args.game, *args.files]
+        root = _game_of(Path(args.game))
+        if root is None:
+            print(f"error: {args.game}: no game.yaml in a folder above it", file=sys.stderr)
+            return 2
+        args.game = str(root)
     game = _load(args.game, mods=args.mod)
     files = [Path(p) for p in args.files] or sorted(Path(game.rules.root).glob("scenarios/*.yaml"))
     passed = failed = 0
@@ -710,8 +727,8 @@ def build_parser():
     _mod_option(p)
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("test", help="run a game's YAML rule scenarios")
-    p.add_argument("game")
+    p = sub.add_parser("test", help="run YAML rule scenarios: test GAME [FILE...] or test FILE...")
+    p.add_argument("game", help="a game (then its scenarios, or the files given), or a scenario file")
     p.add_argument("files", nargs="*")
     _mod_option(p)
     p.set_defaults(func=cmd_test)

@@ -223,3 +223,14 @@ def test_merged_shows_the_rules_after_mods_with_their_files(capsys):
     assert lines[enter - 1].startswith("  # games/confrontation/game.yaml:")
     code, _, err = run(["merged", str(ROOT / "tests" / "bad_rules" / "reveal_a_region")], capsys)
     assert code == 1 and "E402" in err
+
+
+def test_scenario_files_find_their_game(capsys):
+    """`test FILE...`: the game is the folder above the file holding game.yaml; a mod's
+    scenarios name their mod."""
+    files = [str(ROOT / "games" / "risk" / "scenarios" / "dice.yaml"),
+             str(ROOT / "games" / "confrontation" / "mods" / "deluxe" / "scenarios" / "setup.yaml")]
+    code, out, err = run(["test", files[0]], capsys)
+    assert code == 0 and " passed, 0 failed" in out
+    code, out, err = run(["test", files[1]], capsys)
+    assert code == 0 and " passed, 0 failed" in out
