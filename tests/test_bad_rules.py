@@ -83,7 +83,7 @@ def test_base_game_is_valid():
 def test_bad_rules(case: Path):
     exp = _expect(case)
     wanted = exp.get("errors") or [exp]
-    diags = check_game(str(case))
+    diags = check_game(str(case), mods=[str(case / m) for m in exp.get("mods") or []])
     assert diags, "no diagnostics for a broken game"
     for d in diags:
         _check_format(d)

@@ -37,8 +37,8 @@ def E(code, file, needle, occ=1, off=0, col=True, message=None, hint=None, line_
 CASES = {}
 
 
-def case(name, about, edits, *expects, xfail=None):
-    CASES[name] = (about, edits, list(expects), xfail)
+def case(name, about, edits, *expects, xfail=None, mods=()):
+    CASES[name] = (about, edits, list(expects), xfail, list(mods))
 
 
 # ------------------------------------------------------------------ YAML syntax (E001)
@@ -264,6 +264,26 @@ case("two_defects_schema_and_dsl", "a per-player variable without init (schema) 
       R("cards.yaml", "muster(2, hill)", "muster(2, hil)")],
      E("E101", "game.yaml", "score: {per: players}", off=7, message="vars/score"),
      E("E301", "cards.yaml", "hil)", message="unknown name 'hil'"))
+MOD = "kind: mod\nname: {name}\nversion: '1.0'\ngame: {game}\n"
+case("mod_for_another_game", "a mod made for a different game",
+     [W("mods/other/mod.yaml", MOD.format(name="other", game="duel"))],
+     E("E004", "mods/other/mod.yaml", "game: duel", off=6, message="is for game 'duel', not 'mini'"),
+     mods=["mods/other"])
+case("mod_replaces_missing_entry", "a mod replacing a procedure the game does not have",
+     [W("mods/fix/mod.yaml", MOD.format(name="fix", game="mini")
+        + "replace:\n  procedures:\n    gian(n): score[me] += 2 * n\n")],
+     E("E005", "mods/fix/mod.yaml", "gian(n)", message="cannot replace procedures entry 'gian'",
+       hint="did you mean 'gain'?"),
+     mods=["mods/fix"])
+case("mod_requires_missing_mod", "a mod requiring another that is not loaded before it",
+     [W("mods/late/mod.yaml", MOD.format(name="late", game="mini") + "requires: [{name: base_fix}]\n")],
+     E("E004", "mods/late/mod.yaml", "{name: base_fix}", message="requires mod 'base_fix'"),
+     mods=["mods/late"])
+case("mod_dsl_error_points_into_the_mod", "an unknown name inside a procedure a mod adds",
+     [W("mods/more/mod.yaml", MOD.format(name="more", game="mini")
+        + "add:\n  procedures:\n    bonus: score[me] += scroe[me]\n")],
+     E("E301", "mods/more/mod.yaml", "scroe", message="unknown name 'scroe'"),
+     mods=["mods/more"])
 
 
 def locate(text, needle, occ, off):
@@ -278,7 +298,7 @@ def locate(text, needle, occ, off):
 
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
-    for name, (about, edits, expects, xfail) in CASES.items():
+    for name, (about, edits, expects, xfail, mods) in CASES.items():
         d = OUT / name
         if d.exists():
             shutil.rmtree(d)
@@ -290,6 +310,7 @@ def main():
                 assert t.count(old) == 1, (name, f, old, t.count(old))
                 (d / f).write_text(t.replace(old, new))
             elif ed[0] == "write":
+                (d / ed[1]).parent.mkdir(parents=True, exist_ok=True)
                 (d / ed[1]).write_text(ed[2])
             else:
                 (d / ed[1]).unlink()
@@ -314,6 +335,8 @@ def main():
             doc["errors"] = errs
         if xfail:
             doc["xfail"] = xfail
+        if mods:
+            doc["mods"] = mods  # loaded with these mods (folders under the case)
         (d / "expect.yaml").write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120))
     print(len(CASES), "cases")
 
