@@ -234,3 +234,21 @@ def test_scenario_files_find_their_game(capsys):
     assert code == 0 and " passed, 0 failed" in out
     code, out, err = run(["test", files[1]], capsys)
     assert code == 0 and " passed, 0 failed" in out
+
+
+def test_every_rule_file_names_its_schema_for_editors():
+    """Each rule file starts with a yaml-language-server line pointing at the JSON Schema of its
+    kind, so editors complete and check as one types (the schemas' references are relative
+    files, which editors resolve)."""
+    import yaml
+
+    files = [p for p in (ROOT / "games").rglob("*.yaml") if "scenarios" not in p.parts]
+    assert len(files) >= 20
+    for p in files:
+        first, _, rest = p.read_text().partition("\n")
+        kind = yaml.safe_load(rest)["kind"]
+        assert first.startswith("# yaml-language-server: $schema="), p
+        target = (p.parent / first.split("=", 1)[1]).resolve()
+        assert target == ROOT / "interpreter" / "schemas" / f"{kind}.schema.json", p
+    for schema in (ROOT / "interpreter" / "schemas").glob("*.json"):
+        assert "lotr-rules:" not in schema.read_text(), schema  # editors cannot resolve such refs

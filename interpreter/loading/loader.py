@@ -32,7 +32,7 @@ def _validator(kind: str):
     from referencing import Registry, Resource
 
     common = schema("common")
-    registry = Registry().with_resource("lotr-rules:common", Resource.from_contents(common))
+    registry = Registry().with_resource("common.schema.json", Resource.from_contents(common))
     return Draft7Validator(schema(kind), registry=registry)
 
 
