@@ -196,7 +196,8 @@ def run_scenario(game, sc: dict, source: Source | None = None, path=()):
             _fail(where, "bad expectation: " + "; ".join(str(d) for d in diags))
         env = {"me": st.current_player}
         if not f(st, env):
-            _fail(where, f"expected {text.strip()!r} to hold")
+            why = _explain(comp, text, st, env)
+            _fail(where, f"expected {text.strip()!r} to hold" + (f": {why}" if why else ""))
     if "winners" in sc:
         if not st.over:
             _fail(where, f"expected the game to be over with winners {sc['winners']}")
@@ -207,6 +208,28 @@ def run_scenario(game, sc: dict, source: Source | None = None, path=()):
     if sc.get("over") is False and st.over:
         _fail(where, f"the game should go on, but it ended ({st.victory})")
     return st
+
+
+def _explain(comp, text, st, env) -> str:
+    """What made an expectation false: the first false part of an `and`, and for a comparison
+    the values of both sides (expected vs actual)."""
+    from .dsl.parser import parse_expr
+
+    node = parse_expr(str(text))
+    scope = {"me": ("local", "me", "player")}
+    src = Src(None, (), "expectation")
+    while node is not None and node.kind == "and":
+        node = next((n for n in node.a[0] if not comp.expr(n, scope, src)[0](st, env)), None)
+    if node is None:
+        return ""
+    display = st.rules.display
+    if node.kind == "cmp":
+        op, left, right = node.a
+        lv, rv = (comp.expr(n, scope, src)[0](st, env) for n in (left, right))
+        show = (lambda v: repr([display(x) if isinstance(x, str) else x for x in v])
+                if isinstance(v, list) else repr(v))
+        return f"the left side is {show(lv)}, the right side {show(rv)} ({op} does not hold)"
+    return ""
 
 
 def _with_file_mods(game, source, where):

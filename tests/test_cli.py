@@ -252,3 +252,13 @@ def test_every_rule_file_names_its_schema_for_editors():
         assert target == ROOT / "interpreter" / "schemas" / f"{kind}.schema.json", p
     for schema in (ROOT / "interpreter" / "schemas").glob("*.json"):
         assert "lotr-rules:" not in schema.read_text(), schema  # editors cannot resolve such refs
+
+
+def test_a_failing_expectation_shows_expected_and_actual(tmp_path, capsys):
+    sc = tmp_path / "wrong.yaml"
+    sc.write_text("- name: wrong on purpose\n  cites: none\n  seed: 1\n  options: {placement: random}\n"
+                  "  expect:\n    - n_at(sauron, mordor) == 4 and size(hand[sauron]) == 8\n")
+    code, out, _ = run(["test", "confrontation", str(sc)], capsys)
+    assert code == 1
+    assert f"{sc}:1: scenario 'wrong on purpose'" in out
+    assert "the left side is 9, the right side 8 (== does not hold)" in out
