@@ -22,6 +22,7 @@ A scenario file holds one scenario or a list of them (names below are illustrati
       legal: [take:card_7:play]   # must be legal before the actions
       illegal: [take:card_5:play] # must not be legal before the actions
       then_legal: [...]           # must be legal after the actions (then_illegal: not)
+      log: [conquers Rohan]       # each must be part of some line of the public log
       winners: [blue]             # optional: the game is over with these winners
       victory: points
       over: false                 # optional: the game must still be going
@@ -198,6 +199,10 @@ def run_scenario(game, sc: dict, source: Source | None = None, path=()):
         if not f(st, env):
             why = _explain(comp, text, st, env)
             _fail(where, f"expected {text.strip()!r} to hold" + (f": {why}" if why else ""))
+    lines = st.log_for(None)
+    for want in sc.get("log") or []:
+        if not any(str(want) in line for line in lines):
+            _fail(where, f"no line of the public log contains {want!r}; the last lines: {lines[-5:]}")
     if "winners" in sc:
         if not st.over:
             _fail(where, f"expected the game to be over with winners {sc['winners']}")

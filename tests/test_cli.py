@@ -262,3 +262,13 @@ def test_a_failing_expectation_shows_expected_and_actual(tmp_path, capsys):
     assert code == 1
     assert f"{sc}:1: scenario 'wrong on purpose'" in out
     assert "the left side is 9, the right side 8 (== does not hold)" in out
+
+
+def test_scenarios_can_expect_log_lines(tmp_path, capsys):
+    sc = tmp_path / "log.yaml"
+    sc.write_text("- name: placed\n  cites: none\n  seed: 1\n  options: {placement: random}\n"
+                  "  log: [both sides have placed their characters]\n"
+                  "- name: never said\n  cites: none\n  seed: 1\n  options: {placement: random}\n"
+                  "  log: [nothing like this]\n")
+    code, out, _ = run(["test", "confrontation", str(sc)], capsys)
+    assert code == 1 and "1 passed, 1 failed" in out and "'nothing like this'" in out
