@@ -74,3 +74,13 @@ def test_a_loop_inside_a_trigger_chain_is_stopped_too(tmp_path):
     with pytest.raises(EngineError) as err:
         st.apply("pass", atomic=True)
     assert "game.yaml" in str(err.value) or "step budget" in str(err.value)
+
+
+def test_yaml_tags_cannot_build_python_objects(tmp_path):
+    """Rule files are read with a safe loader: a python/object tag is an error, never a call."""
+    marker = tmp_path / "pwned"
+    game = _toy_with(tmp_path, ("  log_order: 0\n",
+                                f"  log_order: !!python/object/apply:os.system ['touch {marker}']\n"))
+    diags = check_game(str(game))
+    assert any(d.code == "E001" for d in diags), "\n".join(map(str, diags))
+    assert not marker.exists()
