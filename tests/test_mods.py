@@ -266,3 +266,18 @@ def test_list_entries_route_to_their_own_file_and_index(tmp_path):
     assert src is layered.base and path == ("triggers", 1, "when")
     assert layered.pos(("triggers", 0, "when")) == at(TOY / "game.yaml", "size(table) % 2")
     assert layered.pos(("triggers", 1, "when")) == (9, 13)
+
+
+def test_a_mod_removes_a_connection(tmp_path):
+    """remove: {connections: [[a, b]]} drops the board's connection between a and b (either
+    way); a pair the board lacks is an error at the mod's line."""
+    mod = tmp_path / "cut"
+    mod.mkdir()
+    (mod / "mod.yaml").write_text("kind: mod\nname: cut\nversion: '1.0'\ngame: toy\n"
+                                  "remove:\n  connections: [[south, north]]\n")
+    game = load_game(str(TOY), mods=[str(mod)])
+    assert "north" not in game.rules.adj.get("south", ()) and "south" not in game.rules.adj.get("north", ())
+    (mod / "mod.yaml").write_text("kind: mod\nname: cut\nversion: '1.0'\ngame: toy\n"
+                                  "remove:\n  connections: [[north, east]]\n")
+    diags = [d for d in check_game(str(TOY), mods=[str(mod)]) if d.severity == "error"]
+    assert [(d.code, d.line) for d in diags] == [("E005", 6)] and "north" in diags[0].message

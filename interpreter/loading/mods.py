@@ -8,7 +8,7 @@ A mod folder holds ``mod.yaml`` (schema: mod.schema.json); names below are illus
     game: toy                                  # the game's name:
     requires: [{name: fixes, version: ">=1.0"}]  # mods loaded earlier in the list
     include: [cards/*.yaml]                    # the mod's board and cards files
-    remove:  {moves: [pass], items: [c1], regions: [east]}
+    remove:  {moves: [pass], items: [c1], regions: [east], connections: [[north, south]]}
     replace: {procedures: {"draw(n, m)": ...}, flow: ...}
     patch:   {zones: {table: {visibility: hidden}}}
     add:     {moves: {go: {do: ...}}, triggers: {win2: {when: ..., do: ...}}}
@@ -36,7 +36,7 @@ OPS = ("remove", "replace", "patch", "add")  # the order a mod's overlays apply 
 FIXED = ("kind", "name", "include")  # game.yaml keys no mod changes
 LISTS = ("triggers", "listeners")  # list sections: entries named by their id
 SIGNED = ("functions", "procedures")  # keys are signatures: matched by the name before '('
-PARTS = ("items", "regions")  # from cards and board files: a mod's own files add them
+PARTS = ("items", "regions", "connections")  # from cards and board files: a mod's own files add them
 DONE = {"replace": "replaced", "patch": "patched", "remove": "removed"}
 
 
@@ -288,6 +288,10 @@ class _Mods:
                            f"a mod adds {section} in its included files (cards may say mode: replace); "
                            f"remove: {{{section}: [...]}} drops them", key=True)
                 return
+            if section == "connections":
+                for i, pair in enumerate(entries):
+                    self._remove_connection(src, pair, at + (i,))
+                return
             table = self.spec.items if section == "items" else self.spec.regions
             for i, name in enumerate(entries):
                 if self._find(src, op, section, name, at + (i,), table) is not None:
@@ -383,6 +387,22 @@ class _Mods:
         # the region's connections go with it
         self.spec.connections = [c for c in self.spec.connections
                                  if name not in (c.value["between"] if isinstance(c.value, dict) else c.value)]
+
+    def _remove_connection(self, src, pair, at):
+        """remove: {connections: [[a, b], ...]}: every connection between a and b, either way."""
+        def ends(c):
+            return tuple(c.value["between"] if isinstance(c.value, dict) else c.value)
+
+        if not (isinstance(pair, list) and len(pair) == 2):
+            self.error(src, at, "E101", "a connection to remove is a pair of regions, as in [hill, ford]")
+            return
+        pair = tuple(pair)
+        keep = [c for c in self.spec.connections if ends(c) not in (pair, pair[::-1])]
+        if len(keep) == len(self.spec.connections):
+            self.error(src, at, "E005", f"cannot remove the connection {list(pair)}: the board has none",
+                       "connections are pairs of regions listed under connections: in board files")
+        elif self._claim(src, "remove", f"connection {list(pair)}", ("connections",) + tuple(sorted(pair)), at):
+            self.spec.connections = keep
 
     def _replace_item(self, iid, entry):
         """An item of a `mode: replace` cards file."""
