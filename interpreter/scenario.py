@@ -22,7 +22,7 @@ A scenario file holds one scenario or a list of them (names below are illustrati
       legal: [take:card_7:play]   # must be legal before the actions
       illegal: [take:card_5:play] # must not be legal before the actions
       then_legal: [...]           # must be legal after the actions (then_illegal: not)
-      log: [conquers Rohan]       # each must be part of some line of the public log
+      log: [conquers north]       # each must be part of some line of the public log
       winners: [blue]             # optional: the game is over with these winners
       victory: points
       over: false                 # optional: the game must still be going
