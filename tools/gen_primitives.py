@@ -15,6 +15,61 @@ from interpreter.engine import vm  # noqa: E402,F401  (registers the engine's st
 
 OUT = ROOT / "grammar" / "PRIMITIVES.md"
 
+# One example of each primitive, most of them from the project's games. A new primitive needs
+# one here: the generator (and the test that runs it) stops without it.
+EXAMPLES = {
+    "adjacent": "adjacent(r, 'sideways')",
+    "adjacent_from": "adjacent_from(r, 'forward')",
+    "advance": "advance(quest, me, 2)",
+    "all": "all([n(me, t) > 1 for t in mine(me)])",
+    "any": "any([c.text for c in hand[me]])",
+    "available": "available(current_layout)",
+    "conceal": "conceal([c for c in on_board(me) if not is_facedown(c)])",
+    "connected": "connected(rohan, gondor)",
+    "count": "count(mine(me)) / 3",
+    "deal": "deal(current_layout, deck[chapter])",
+    "distinct": "distinct([c.race for c in area[me]])",
+    "empty": "empty(landmark_pile)",
+    "end_game": "end_game([fellowship], 'mordor')",
+    "flatten": "flatten([side_at(me, r) for r in regions()])",
+    "get": "get(card.cost_skills, 'st', 0)",
+    "is_facedown": "[x for x in at[r] if is_facedown(x)]",
+    "key_of": "key_of(zone_of(frodo))",
+    "keys": "keys(card.cost_skills)",
+    "log": "log('{} conquers {}', me, to)",
+    "max": "max(count(mine(me)) / 3, 3)",
+    "min": "min(3, n(me, from) - 1)",
+    "mod": "mod(me, 'muster_extra_unit')",
+    "move": "move(card, area[me])",
+    "move_top": "move_top(territory_deck, cards[me], 1)",
+    "next_player": "current = next_player(current)",
+    "other": "other(me)",
+    "owner_of": "owner_of(zone_of(card))",
+    "pick_random": "pick_random([x for x in side_at(opp, r) if is_facedown(x)])",
+    "pieces": "pieces(battalion, me, t)",
+    "pieces_at": "pieces_at(me, r) > 0",
+    "place": "place(battalion, me, 3, inv_from)",
+    "players": "[p for p in players() if side(p) == evil]",
+    "pos": "pos(quest, me) >= 14",
+    "range": "choose k in range(1, n(me, from)) label troops",
+    "reach": "reach(region_of(c), 'forward', passable(me), true)",
+    "regions": "[t for t in regions() if t.stronghold != none]",
+    "remove": "remove(battalion, p, k, t)",
+    "resolve": "resolve(card)",
+    "reveal": "reveal(fighter[me])",
+    "reveal_uncovered": "reveal_uncovered(current_layout)",
+    "roll": "sort([roll(6) for i in range(0, a)], true)",
+    "shift": "shift(coin, none, 2, reserve, me)",
+    "shortfall": "shortfall(card.cost_skills, skills_of(me))",
+    "shuffle": "shuffle(deck[1])",
+    "size": "size(hand[me]) == 0",
+    "sort": "sort(dice, true)",
+    "sum": "sum([l.bonus for l in lands_held(me)])",
+    "top": "top(tokens[card.race], 2)",
+    "usable": "usable(card, me)",
+    "zone_of": "zone_of(frodo) == out",
+}
+
 
 def render() -> str:
     lines = ["# Primitives of the effect language", "",
@@ -25,7 +80,7 @@ def render() -> str:
              "checked against the board.",
              ""]
     for kind, title in (("fn", "Functions (give a value)"), ("stmt", "Statements (change the state)")):
-        lines += [f"## {title}", "", "| call | returns | what it does |", "|---|---|---|"]
+        lines += [f"## {title}", "", "| call | returns | what it does | example |", "|---|---|---|---|"]
         for name, p in sorted(REGISTRY.items()):
             if p.kind != kind:
                 continue
@@ -33,7 +88,10 @@ def render() -> str:
                                for n, t, d, _, v in p.params)
             ret = p.returns if kind == "fn" else ""
             doc = " ".join(p.doc.split()).replace("|", "/")  # one table row per primitive
-            lines.append(f"| `{name}({params})` | {ret} | {doc} |")
+            if name not in EXAMPLES:
+                raise SystemExit(f"primitive {name!r} has no example: add one to EXAMPLES in {__file__}")
+            example = EXAMPLES[name].replace("|", "\\|")
+            lines.append(f"| `{name}({params})` | {ret} | {doc} | `{example}` |")
         lines.append("")
     return "\n".join(lines)
 
