@@ -73,3 +73,37 @@ def test_random_playouts_finish_with_invariants(risk, players):
         assert set(st.winners) <= seated
     if players > 2:  # (with 2, random play favours Evil, which holds 7 of the 11 strongholds)
         assert len(winners) >= 2  # different armies win different games
+
+
+@pytest.mark.parametrize("prompts, asked", [("always", True), ("holders", False)])
+def test_power_prompts_always_hide_what_a_defender_holds(risk, prompts, asked):
+    """With power_prompts=always a defender holding any Adventure card is asked about Powers,
+    even holding only a Mission, so being asked tells the attacker nothing; with `holders`
+    only a defender holding a Power that applies is asked."""
+    from interpreter.scenario import put_item
+
+    st = risk.new_game(seed=3, players=2, options={"opening": "random", "power_prompts": prompts})
+    me = st.current_player
+    foe = next(p for p in st.seats if p != me)
+    for c in list(st.zones[f"adventures.{foe}"]):
+        put_item(st, c, "adventure_discard")
+    put_item(st, "m_hobbiton", f"adventures.{foe}")
+    st._legal = None
+    st._memo.clear()
+    seen_question = False
+    for _ in range(200):
+        if st.over or st.vars["current"] != me:
+            break
+        ids = [a.id for a in st.legal_actions()]
+        if st.current_player == foe:
+            seen_question = seen_question or any(i.startswith("choose:play_power:") for i in ids)
+        invade = [i for i in ids if i.startswith("invade:") and i.split(":")[2] in
+                  {t for t in risk.rules.regions if st.pieces.get(("battalion", foe, t), 0)}]
+        pick = (invade or [i for i in ids if i == "choose:attack:invade"] or
+                [i for i in ids if i.endswith(":no") or i == "choose:carry_on:stop"] or ids)[0]
+        if pick.startswith("choose:how_many:"):
+            pick = ids[-1]
+        st.apply(pick)
+        if seen_question:
+            break
+    assert seen_question is asked
