@@ -51,7 +51,7 @@ class ScenarioFailure(AssertionError):
 
 def _home(rules, kind, owner):
     d = rules.kinds[kind]
-    return "supply" if "per_player" in d else d["at"]
+    return d.get("at", "supply")
 
 
 def set_pieces(st, kind, owner, at, count):

@@ -184,16 +184,20 @@ def _adjacent_from(st, r, kind=""):
     return list(st.rules.adj_in.get(kind or "", {}).get(r, ()))
 
 
-@fn("reach", "r:region", "kind:conn", "through:list", "backwards:bool=", "avoid:list=", returns="list")
-def _reach(st, r, kind, through, backwards=None, avoid=None):
+@fn("reach", "r:region", "kind:conn", "through:list", "backwards:bool=", "avoid:list=", "steps:int=",
+    returns="list")
+def _reach(st, r, kind, through, backwards=None, avoid=None, steps=None):
     """Regions reachable from r by one or more connections of a kind (followed backwards
     if asked), passing only through regions listed in `through`; the last step may end
-    anywhere. `avoid` lists connections not to use, as [a, b] pairs (either way). Nearest
-    first; r itself is not included."""
+    anywhere. `avoid` lists connections not to use, as [a, b] pairs (either way); `steps`
+    limits the number of connections crossed. Nearest first; r itself is not included."""
     links = (st.rules.adj_in if backwards else st.rules.adj_kind).get(kind or "", {})
     shut = {(a, b) for a, b in avoid or ()} | {(b, a) for a, b in avoid or ()}
+    through = set(through)
     seen, frontier, out = {r}, [r], []
-    while frontier:
+    left = -1 if steps is None else int(steps)
+    while frontier and left != 0:
+        left -= 1
         nxt = []
         for x in frontier:
             for y in links.get(x, ()):
@@ -275,13 +279,13 @@ def _is_facedown(st, x):
 
 
 # ---------------------------------------------------------------- pieces
-@fn("pieces", "kind:kind", "owner:player", "loc:any", returns="int")
+@fn("pieces", "kind:kind", "owner:any", "loc:any", returns="int")
 def _pieces(st, kind, owner, loc):
     """How many pieces of a kind (of an owner, or none) are at a location."""
     return st.pieces.get((kind, owner, loc), 0)
 
 
-@fn("pieces_at", "owner:player", "loc:any", returns="int")
+@fn("pieces_at", "owner:any", "loc:any", returns="int")
 def _pieces_at(st, owner, loc):
     """How many pieces of any owned kind an owner has at a location."""
     g = st.pieces.get
@@ -479,19 +483,19 @@ def shift_pieces(st, kind, owner, n, src, dst) -> int:
     return n
 
 
-@stmt("shift", "kind:kind", "owner:player", "n:int", "src:any", "dst:any")
+@stmt("shift", "kind:kind", "owner:any", "n:int", "src:any", "dst:any")
 def _shift(st, kind, owner, n, src, dst):
     """Move up to n pieces (as many as there are) from one location to another."""
     shift_pieces(st, kind, owner, n, src, dst)
 
 
-@stmt("place", "kind:kind", "owner:player", "n:int", "dst:any")
+@stmt("place", "kind:kind", "owner:any", "n:int", "dst:any")
 def _place(st, kind, owner, n, dst):
     """Put up to n of the owner's pieces from their supply at a location."""
     shift_pieces(st, kind, owner, n, "supply", dst)
 
 
-@stmt("remove", "kind:kind", "owner:player", "n:int", "src:any")
+@stmt("remove", "kind:kind", "owner:any", "n:int", "src:any")
 def _remove(st, kind, owner, n, src):
     """Return up to n of the owner's pieces from a location to their supply."""
     shift_pieces(st, kind, owner, n, src, "supply")

@@ -237,12 +237,23 @@ class Builder:
             r.kinds[k] = d
             r.kind_bits[k] = r.bit("kind:" + k)
             self.sym(k, "kind", k, gs, ("pieces", k))
-            if "per_player" in d:
+            if "per_player" in d or "supply" in d:
                 r.owned_kinds.append(k)
-            elif "at" in d and d["at"] not in r.locations:
-                r.locations.append(d["at"])
-                if d["at"] not in r.symbols:
-                    self.sym(d["at"], "str", d["at"], gs, ("pieces", k, "at"))
+                owners = self.keys_of(d.get("owners", "players"), gs, ("pieces", k, "owners"))
+                d = r.kinds[k] = dict(d, owners=owners)
+                r.piece_owners.update(owners)
+                for o in d.get("supply") or {}:
+                    if o not in owners:
+                        self.err(gs, ("pieces", k, "supply", o), "E306",
+                                 f"'{o}' is not an owner of {k}", did_you_mean(o, owners)
+                                 or f"owners: {', '.join(map(str, owners))}")
+            places = ([d["at"]] if "at" in d else []) + list(d.get("locations") or [])
+            for i, loc in enumerate(places):
+                if loc not in r.locations:
+                    r.locations.append(loc)
+                    if loc not in r.symbols:
+                        where = ("pieces", k, "at") if "at" in d and i == 0 else ("pieces", k, "locations")
+                        self.sym(loc, "str", loc, gs, where)
 
     def _zones(self, g, gs):
         r, spec = self.r, self.spec

@@ -330,10 +330,12 @@ class Game:
                 if r.zones[z].face == "down":
                     st.facedown.add(item)
         for k, d in r.kinds.items():
-            if "per_player" in d:
-                for p in r.players:
-                    if d["per_player"]:
-                        st.pieces[(k, p, "supply")] = d["per_player"]
+            if "owners" in d:
+                supply = d.get("supply") or {}
+                for p in d["owners"]:
+                    n = supply.get(p, 0) if "supply" in d else d["per_player"]
+                    if n:
+                        st.pieces[(k, p, "supply")] = n
             elif d.get("total"):
                 st.pieces[(k, None, d["at"])] = d["total"]
         if r.flow is not None:

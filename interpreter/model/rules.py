@@ -126,6 +126,7 @@ class Rules:
         self.hidden_vars: dict = {}  # var key -> owner who may see it (None: nobody)
         self.kinds: dict = {}
         self.owned_kinds: list = []
+        self.piece_owners: set = set()  # every owner of owned pieces (players, or an enum's values)
         self.kind_bits: dict = {}
         self.locations: list = []
         self.tracks: dict = {}

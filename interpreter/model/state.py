@@ -145,7 +145,7 @@ class State:
             st.facedown = set(d["facedown"])
             st.pieces = {}
             for kind, owner, loc, n in d["pieces"]:
-                if kind not in rules.kinds or (owner is not None and owner not in rules.players):
+                if kind not in rules.kinds or (owner is not None and owner not in rules.piece_owners):
                     raise SaveError(f"unknown piece kind or owner {kind!r}/{owner!r}")
                 if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
                     raise SaveError(f"bad piece count {n!r} for {kind} at {loc!r}")
