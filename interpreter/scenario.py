@@ -17,6 +17,8 @@ A scenario file holds one scenario or a list of them (names below are illustrati
         facedown: [card_3]
         faceup: [card_4]
       actions: [take:card_7:play, choose:region:north]
+                                  # a step may be {setup: {...}}: that set-up applies there (e.g.
+                                  # to fix dice a rule just rolled)
       expect:                     # effect-language conditions, each must hold
         - pieces(unit, blue, north) == 1
       legal: [take:card_7:play]   # must be legal before the actions
@@ -177,6 +179,12 @@ def run_scenario(game, sc: dict, source: Source | None = None, path=()):
         if a in ids:
             _fail(where, f"{a!r} should not be legal")
     for i, a in enumerate(sc.get("actions") or []):
+        if isinstance(a, dict):  # a set-up step between actions, e.g. the dice just rolled
+            try:
+                apply_setup(st, a.get("setup") or {})
+            except (ValueError, KeyError) as exc:
+                _fail(where, f"bad setup at step {i + 1}: {exc}")
+            continue
         try:
             st.apply(a)
         except IllegalAction as exc:
