@@ -187,14 +187,41 @@ def render(st, viewer, console):
         if not big:
             bt.add_column("adjacent", style="dim")
         owned = rules.owned_kinds
-        # the seated players, and any other army with pieces on the board (a neutral army)
-        cols = [p for p in rules.players
-                if p in st.seats or any(o == p and loc in rules.props for (_, o, loc) in st.pieces)]
-        for p in cols:
-            bt.add_column(p)
-        # zone families with one zone per region hold items standing on the board
         on_board = [f for f, keys in rules.zone_families.items() if keys == rules.regions]
-        for r in rules.regions:
+        extra = rules.hud["regions"]
+        if big:
+            # one line per region where something stands: every owner's pieces, the items there,
+            # and the game's own region columns (display: regions:)
+            bt.add_column("pieces")
+            bt.add_column("on the board")
+            for label in extra:
+                bt.add_column(label)
+            by_loc: dict = {}
+            for (k, o, loc), n in st.pieces.items():
+                if loc in rules.props and n:
+                    by_loc.setdefault(loc, {}).setdefault(o, []).append(f"{n} {k}")
+            for r in rules.regions:
+                items = [_item_look(st, it, viewer) for fam in on_board for it in st.zones[f"{fam}.{r}"]]
+                cols = []
+                for f in extra.values():
+                    try:
+                        v = f(st, {"me": viewer, "r": r})
+                    except Exception:
+                        v = None
+                    cols.append("" if v in (None, False, 0, "", []) else rules.display(v) if isinstance(v, str) else str(v))
+                pieces = "; ".join(f"{rules.display(o) if o else ''}: {', '.join(ks)}" for o, ks in by_loc.get(r, {}).items())
+                if pieces or items or any(cols):
+                    bt.add_row(rules.display(r), pieces, ", ".join(items), *cols)
+            cols = []
+        else:
+            # the seated players, and any other army with pieces on the board (a neutral army)
+            cols = [p for p in rules.players
+                    if p in st.seats or any(o == p and loc in rules.props for (_, o, loc) in st.pieces)]
+            for p in cols:
+                bt.add_column(p)
+            for label in extra:
+                bt.add_column(label)
+        for r in rules.regions if not big else []:
             cells = []
             for p in cols:
                 parts = [f"{st.pieces.get((k, p, r), 0)} {k}" for k in owned if st.pieces.get((k, p, r), 0)]
@@ -203,11 +230,14 @@ def render(st, viewer, console):
                         if rules.item_owner.get(it) == p:
                             parts.append(_item_look(st, it, viewer))
                 cells.append(", ".join(parts))
-            if big:
-                bt.add_row(rules.display(r), *cells)
-            else:
-                near = dict.fromkeys(rules.adj.get(r, ()) + tuple(rules.adj_in.get("", {}).get(r, ())))
-                bt.add_row(rules.display(r), ", ".join(rules.display(a) for a in near), *cells)
+            for f in extra.values():
+                try:
+                    v = f(st, {"me": viewer, "r": r})
+                except Exception:
+                    v = None
+                cells.append("" if v is None else str(v))
+            near = dict.fromkeys(rules.adj.get(r, ()) + tuple(rules.adj_in.get("", {}).get(r, ())))
+            bt.add_row(rules.display(r), ", ".join(rules.display(a) for a in near), *cells)
         console.print(bt)
     for text, f in rules.hud["zones"]:
         try:
@@ -297,7 +327,8 @@ def cmd_play(args) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    names = (args.agents or ",".join(["human" if interactive else "random"] + ["random"] * (len(seats) - 1))).split(",")
+    robot = game.rules.default_agents or "random"
+    names = (args.agents or ",".join(["human" if interactive else robot] + [robot] * (len(seats) - 1))).split(",")
     if len(names) == 1:
         names = names * len(seats)
     if len(names) != len(seats):
@@ -305,7 +336,7 @@ def cmd_play(args) -> int:
         return 2
     if "human" in names and not sys.stdin.isatty():
         print("no terminal on standard input: a human cannot play; using random agents", file=sys.stderr)
-        names = ["random" if n == "human" else n for n in names]
+        names = [robot if n == "human" else n for n in names]
     seat = dict(zip(seats, names))
     agents = {p: make_agent(n, args.seed * 31 + i) for i, (p, n) in enumerate(seat.items()) if n != "human"}
     options = _options(game, args.option)
@@ -403,17 +434,18 @@ def cmd_simulate(args) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    agents = args.agents.split(",")
+    agents = (args.agents or game.rules.default_agents or "random").split(",")
     if len(agents) == 1:
         agents = agents * len(seats)
     if len(agents) != len(seats):
         print(f"--agents needs {len(seats)} names ({', '.join(seats)})", file=sys.stderr)
         return 2
-    from .agents import AGENTS
+    from .agents import AGENTS, agent_known
 
     for a in agents:
-        if a not in AGENTS:
-            print(f"unknown agent {a!r}; agents: {', '.join(AGENTS)}", file=sys.stderr)
+        if not agent_known(a):
+            print(f"unknown agent {a!r}; agents: {', '.join(AGENTS)} (greedy:DEPTH, mcts:ITERATIONS)",
+                  file=sys.stderr)
             return 2
     options = _options(game, args.option)
     try:
@@ -711,7 +743,8 @@ def build_parser():
     p = sub.add_parser("simulate", help="play many games between agents and report statistics")
     p.add_argument("game")
     p.add_argument("--games", type=int, default=100)
-    p.add_argument("--agents", default="random")
+    p.add_argument("--agents", help="one per player (or one for all): random, greedy, mcts, greedy:DEPTH, "
+                   "mcts:ITERATIONS (default: the game's agent: default, else random)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--json", action="store_true")

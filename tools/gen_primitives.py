@@ -52,6 +52,7 @@ EXAMPLES = {
     "players": "[p for p in players() if side(p) == evil]",
     "pos": "pos(quest, me) >= 14",
     "range": "choose k in range(1, n(me, from)) label troops",
+    "distance": "distance(fellowship_at, minas_morgul)",
     "reach": "reach(region_of(c), 'forward', passable(me), true)",
     "regions": "[t for t in regions() if t.stronghold != none]",
     "remove": "remove(battalion, p, k, t)",

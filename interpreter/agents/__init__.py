@@ -217,8 +217,18 @@ class MCTSAgent:
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
 
 
+def agent_known(name: str) -> bool:
+    """True for an agent name, optionally with a number: greedy:1 (look-ahead depth), mcts:400
+    (iterations)."""
+    base, _, arg = name.partition(":")
+    return base in AGENTS and (not arg or arg.isdigit())
+
+
 def make_agent(name: str, seed: int = 0):
-    try:
-        return AGENTS[name](seed)
-    except KeyError:
-        raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}, human (play only)") from None
+    if not agent_known(name):
+        raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)} (greedy:DEPTH, "
+                         f"mcts:ITERATIONS), human (play only)")
+    base, _, arg = name.partition(":")
+    if not arg or base == "random":
+        return AGENTS[base](seed)
+    return AGENTS[base](seed, **({"depth": int(arg)} if base == "greedy" else {"iterations": int(arg)}))

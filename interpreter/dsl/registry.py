@@ -210,6 +210,25 @@ def _reach(st, r, kind, through, backwards=None, avoid=None, steps=None):
     return out
 
 
+@fn("distance", "a:region", "b:region", returns="int")
+def _distance(st, a, b):
+    """The fewest connections leading from a to b (none if b cannot be reached)."""
+    cache = st.rules.__dict__.setdefault("_distances", {})
+    d = cache.get(a)
+    if d is None:
+        d, frontier, links = {a: 0}, [a], st.rules.adj_kind.get("", {})
+        while frontier:
+            nxt = []
+            for x in frontier:
+                for y in links.get(x, ()):
+                    if y not in d:
+                        d[y] = d[x] + 1
+                        nxt.append(y)
+            frontier = nxt
+        cache[a] = d
+    return d.get(b)
+
+
 @fn("connected", "a:region", "b:region", returns="bool")
 def _connected(st, a, b):
     """True if a and b are adjacent."""
@@ -515,10 +534,15 @@ def _end_game(st, winners, victory):
 @stmt("log", "msg:str", "*args:any")
 def _log(st, msg, *args):
     """Add a line to the game log; each {} in msg is filled with the next argument (items,
-    regions and players by their names)."""
+    regions and players by their names; a list as its elements' names)."""
     parts = str(msg).split("{}")
     out = [parts[0]]
-    display = st.rules.display
+    rules_display = st.rules.display
+
+    def display(v):
+        if isinstance(v, list):
+            return ", ".join(rules_display(x) for x in v) or "none"
+        return rules_display(v)
     for i, part in enumerate(parts[1:]):
         out.append(display(args[i]) if i < len(args) else "{}")
         out.append(part)

@@ -169,6 +169,10 @@ class Builder:
         for label, text in (disp.get("players") or {}).items():
             r.hud["players"][label] = self.c.expr_text(
                 text, self.src(gs, ("display", "players", label), "display"), dict(me))[0]
+        for label, text in (disp.get("regions") or {}).items():
+            r.hud["regions"][label] = self.c.expr_text(
+                text, self.src(gs, ("display", "regions", label), "display"),
+                {"me": ("local", "me", "player"), "r": ("local", "r", "region")})[0]
         for i, text in enumerate(disp.get("zones") or []):
             f, t = self.c.expr_text(text, self.src(gs, ("display", "zones", i), "display"), dict(me))
             r.hud["zones"].append((str(text).strip(), f))
@@ -178,6 +182,7 @@ class Builder:
                          did_you_mean(fam, r.zone_families))
             else:
                 r.hud["player_zones"].append(fam)
+        r.default_agents = (g.get("agent") or {}).get("default")
         ev = (g.get("agent") or {}).get("evaluate")
         if ev is not None:
             r.evaluate = self.c.expr_text(ev, self.src(gs, ("agent", "evaluate"), "agent evaluation"),

@@ -145,7 +145,8 @@ class Rules:
         self.flow = None
         self.dispatch_block = None   # the block of an event's dispatch frame (vm.emit)
         self.evaluate = None
-        self.hud = {"players": {}, "zones": [], "player_zones": []}
+        self.default_agents = None  # agent: default
+        self.hud = {"players": {}, "regions": {}, "zones": [], "player_zones": []}
         self.item_text: dict = {}
         self.chan_bits: dict = {}
         # channels of item places: 'where' (which zone each item is in, read by zone_of) and
