@@ -199,6 +199,9 @@ case("unknown_item_type", "a cards file of an undeclared item type",
 case("unknown_tableau", "a zone naming a tableau the board does not have",
      [R("game.yaml", "row: {tableau: market}", "row: {tableau: markt}")],
      E("E306", "game.yaml", "markt", message="unknown tableau 'markt'", hint="did you mean 'market'?"))
+case("supply_of_unknown_owner", "a piece kind gives a supply to an owner outside its owners",
+     [R("game.yaml", "unit: {per_player: 3}", "unit: {owners: players, supply: {north: 3, nort: 2}}")],
+     E("E306", "game.yaml", "2}}", message="'nort' is not an owner of unit", hint="did you mean 'north'?"))
 case("key_not_in_zone_family", "a per-player zone family indexed with a colour (area[red])",
      [R("game.yaml", "move(card, area[me])", "move(card, area[red])")],
      E("E306", "game.yaml", "red]", message="'red' is not a key of 'area'"))
