@@ -81,3 +81,8 @@ def test_a_scenario_step_may_set_up_the_state_between_actions(game):
     sc["expect"] = ["far == 3"]
     with pytest.raises(ScenarioFailure):
         run_scenario(game, sc)
+
+
+def test_display_names_print_players_and_enum_values(game):
+    st = game.new_game(seed=1)
+    assert "The Hill Folk and the red player take the field" in st.log

@@ -826,7 +826,7 @@ def test_a_sortie_rearguard_keeps_the_siege(wotr):
                        {"kind": "regular", "owner": "gondor", "at": "moria", "count": 5}]}, seed=seed)
         _take(st, "choose:turn_action:use_die", "choose:action:attack", "choose:attack_from:moria",
               "choose:rearguard:yes", "choose:rearguard_units:1")
-        if units(st, SH, "moria") != 1 or "shadow leaves a rearguard of 1 units" not in st.log_for(None):
+        if units(st, SH, "moria") != 1 or "the Shadow player leaves a rearguard of 1 units" not in st.log_for(None):
             continue  # the sortie's Orc survived the round with this seed
         assert st.vars["b_att"] is None and units(st, FP, "moria") > 0
         assert st.vars["besieged.moria"] == SH, "the rearguard and the besiegers share Moria, no siege"

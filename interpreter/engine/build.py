@@ -169,6 +169,12 @@ class Builder:
         for label, text in (disp.get("players") or {}).items():
             r.hud["players"][label] = self.c.expr_text(
                 text, self.src(gs, ("display", "players", label), "display"), dict(me))[0]
+        known = set(r.players) | {v for vals in r.enums.values() for v in vals}
+        for i, (k, v) in enumerate((disp.get("names") or {}).items()):
+            if k not in known:
+                self.err(gs, ("display", "names", k), "E306", f"'{k}' is neither a player nor an enum value",
+                         did_you_mean(k, known) or "names: gives players and enum values their printed names")
+            r.names[k] = str(v)
         for label, text in (disp.get("regions") or {}).items():
             r.hud["regions"][label] = self.c.expr_text(
                 text, self.src(gs, ("display", "regions", label), "display"),

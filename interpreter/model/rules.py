@@ -146,6 +146,7 @@ class Rules:
         self.dispatch_block = None   # the block of an event's dispatch frame (vm.emit)
         self.evaluate = None
         self.default_agents = None  # agent: default
+        self.names: dict = {}  # display: names (how players and enum values read)
         self.hud = {"players": {}, "regions": {}, "zones": [], "player_zones": []}
         self.item_text: dict = {}
         self.chan_bits: dict = {}
@@ -199,6 +200,8 @@ class Rules:
             return f"block {block} statement {pc}"
 
     def display(self, value) -> str:
+        if isinstance(value, str) and value in self.names:
+            return self.names[value]
         p = self.props.get(value) if isinstance(value, str) else None
         if p and p.get("name"):
             return str(p["name"])

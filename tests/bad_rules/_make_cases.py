@@ -202,6 +202,10 @@ case("unknown_tableau", "a zone naming a tableau the board does not have",
 case("supply_of_unknown_owner", "a piece kind gives a supply to an owner outside its owners",
      [R("game.yaml", "unit: {per_player: 3}", "unit: {owners: players, supply: {north: 3, nort: 2}}")],
      E("E306", "game.yaml", "2}}", message="'nort' is not an owner of unit", hint="did you mean 'north'?"))
+case("display_name_of_unknown_value", "display: names: gives a printed name to something that is no player or enum value",
+     [R("game.yaml", "agent:\n", "display:\n  names: {nortth: The North}\nagent:\n")],
+     E("E306", "game.yaml", "The North}", message="'nortth' is neither a player nor an enum value",
+       hint="did you mean 'north'?"))
 case("key_not_in_zone_family", "a per-player zone family indexed with a colour (area[red])",
      [R("game.yaml", "move(card, area[me])", "move(card, area[red])")],
      E("E306", "game.yaml", "red]", message="'red' is not a key of 'area'"))
