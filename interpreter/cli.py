@@ -202,13 +202,7 @@ def render(st, viewer, console):
                     by_loc.setdefault(loc, {}).setdefault(o, []).append(f"{n} {k}")
             for r in rules.regions:
                 items = [_item_look(st, it, viewer) for fam in on_board for it in st.zones[f"{fam}.{r}"]]
-                cols = []
-                for f in extra.values():
-                    try:
-                        v = f(st, {"me": viewer, "r": r})
-                    except Exception:
-                        v = None
-                    cols.append("" if v in (None, False, 0, "", []) else rules.display(v) if isinstance(v, str) else str(v))
+                cols = _region_columns(st, extra, viewer, r)
                 pieces = "; ".join(f"{rules.display(o) if o else ''}: {', '.join(ks)}" for o, ks in by_loc.get(r, {}).items())
                 if pieces or items or any(cols):
                     bt.add_row(rules.display(r), pieces, ", ".join(items), *cols)
@@ -230,12 +224,7 @@ def render(st, viewer, console):
                         if rules.item_owner.get(it) == p:
                             parts.append(_item_look(st, it, viewer))
                 cells.append(", ".join(parts))
-            for f in extra.values():
-                try:
-                    v = f(st, {"me": viewer, "r": r})
-                except Exception:
-                    v = None
-                cells.append("" if v is None else str(v))
+            cells += _region_columns(st, extra, viewer, r)
             near = dict.fromkeys(rules.adj.get(r, ()) + tuple(rules.adj_in.get("", {}).get(r, ())))
             bt.add_row(rules.display(r), ", ".join(rules.display(a) for a in near), *cells)
         console.print(bt)
@@ -251,6 +240,18 @@ def render(st, viewer, console):
             zid = f"{fam}.{p}"
             if zid in rules.zones and st.zones[zid]:
                 console.print(f"[bold]{zid}[/]: ", _zone_text(st, zid, viewer))
+
+
+def _region_columns(st, extra, viewer, r) -> list:
+    """The game's own board columns (display: regions:) for region r; empty when none/false/0."""
+    cells = []
+    for f in extra.values():
+        try:
+            v = f(st, {"me": viewer, "r": r})
+        except Exception:
+            v = None
+        cells.append("" if v in (None, False, 0, "", []) else st.rules.display(v) if isinstance(v, str) else str(v))
+    return cells
 
 
 def _ask_human(st, console, can_undo: bool):
