@@ -86,3 +86,11 @@ def test_a_scenario_step_may_set_up_the_state_between_actions(game):
 def test_display_names_print_players_and_enum_values(game):
     st = game.new_game(seed=1)
     assert "The Hill Folk and the red player take the field" in st.log
+
+
+def test_a_game_is_found_by_its_name_when_its_folder_differs():
+    """Saved logs record the game's name (war_of_the_ring); its folder is games/war-of-the-ring."""
+    from interpreter.loading.loader import resolve_game_dir
+
+    assert resolve_game_dir("war_of_the_ring").name == "war-of-the-ring"
+    assert resolve_game_dir("war-of-the-ring").name == "war-of-the-ring"

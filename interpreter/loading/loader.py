@@ -115,6 +115,14 @@ def resolve_game_dir(name_or_path: str) -> Path:
     cand = GAMES_DIR / name_or_path
     if cand.is_dir():
         return cand
+    # a game's `name:` (what saved logs record) may differ from its folder (war_of_the_ring in
+    # games/war-of-the-ring/)
+    for d in sorted(GAMES_DIR.glob("*/game.yaml")) if GAMES_DIR.is_dir() else ():
+        for line in d.read_text(encoding="utf-8").splitlines()[:40]:
+            if line.startswith("name:"):
+                if line.split(":", 1)[1].strip().strip("'\"") == name_or_path:
+                    return d.parent
+                break
     return p
 
 
