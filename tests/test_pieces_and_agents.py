@@ -94,3 +94,11 @@ def test_a_game_is_found_by_its_name_when_its_folder_differs():
 
     assert resolve_game_dir("war_of_the_ring").name == "war-of-the-ring"
     assert resolve_game_dir("war-of-the-ring").name == "war-of-the-ring"
+
+
+def test_the_rules_digest_does_not_depend_on_where_the_command_runs(tmp_path, monkeypatch):
+    """A saved game records the rules' digest; replaying it from another folder must not
+    report changed rule files."""
+    here = load_game(NATIONS).rules.digest
+    monkeypatch.chdir(tmp_path)
+    assert load_game(NATIONS).rules.digest == here

@@ -3,6 +3,7 @@ then compile every piece of effect-language text. All problems are collected."""
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import string
 
@@ -78,8 +79,9 @@ class Builder:
         r.name = g.get("name", "")
         r.title = g.get("title", r.name)
         h = hashlib.sha256(GRAMMAR_PATH.read_bytes())
-        for s in sorted(spec.sources, key=lambda s: s.display):
-            h.update(s.display.encode() + b"\0" + s.text.encode())
+        # the rule files' text and names within the game folder (not where the command ran)
+        for s in sorted(spec.sources, key=lambda s: _in_game(s.path, spec.root)):
+            h.update(_in_game(s.path, spec.root).encode() + b"\0" + s.text.encode())
         r.digest = h.hexdigest()[:16]
         r.emit = vm.emit
         r.dispatch_block = self.c.new_block([vm.dispatch])
@@ -719,6 +721,13 @@ class Builder:
                 self.err(e.source, e.path + ("id",), "W301",
                          f"item '{iid}' starts in no zone and no rule names it",
                          "give it at: <zone>, or name it in a rule that brings it into play")
+
+
+def _in_game(path, root) -> str:
+    try:
+        return os.path.relpath(path, root).replace(os.sep, "/")
+    except ValueError:
+        return str(path)
 
 
 def build_rules(spec) -> Rules:
