@@ -825,7 +825,7 @@ def test_a_sortie_rearguard_keeps_the_siege(wotr):
             "pieces": [{"kind": "regular", "owner": "sauron", "at": "moria", "count": 2},
                        {"kind": "regular", "owner": "gondor", "at": "moria", "count": 5}]}, seed=seed)
         _take(st, "choose:turn_action:use_die", "choose:action:attack", "choose:attack_from:moria",
-              "choose:rearguard:yes", "choose:rearguard_units:1")
+              "choose:rearguard:yes", "choose:rearguard_regulars:1")
         if units(st, SH, "moria") != 1 or "the Shadow player leaves a rearguard of 1 units" not in st.log_for(None):
             continue  # the sortie's Orc survived the round with this seed
         assert st.vars["b_att"] is None and units(st, FP, "moria") > 0
@@ -868,7 +868,7 @@ def test_besiegers_who_advance_out_leave_their_rearguard_besieging(wotr):
                        {"kind": "regular", "owner": "gondor", "at": "lossarnach", "count": 1}]}, seed=seed)
         _take(st, "choose:turn_action:use_die", "choose:action:attack", "choose:attack_from:minas_tirith",
               "choose:attack_kind:field", "choose:attack_to:lossarnach", "choose:rearguard:yes",
-              "choose:rearguard_units:1")
+              "choose:rearguard_regulars:1")
         for _ in range(10):  # fight on; the Regular may retreat
             _take(st, "choose:go_on:continue_battle", "choose:retreat:yes")
             if st.pending.get("label") == "retreat_to":
