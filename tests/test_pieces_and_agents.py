@@ -102,3 +102,13 @@ def test_the_rules_digest_does_not_depend_on_where_the_command_runs(tmp_path, mo
     here = load_game(NATIONS).rules.digest
     monkeypatch.chdir(tmp_path)
     assert load_game(NATIONS).rules.digest == here
+
+
+def test_a_choice_about_something_names_it_in_its_labels_not_its_ids(game):
+    st = game.new_game(seed=1)
+    st.apply("march:b")
+    acts = st.legal_actions()
+    assert [a.id for a in acts] == ["choose:how_many:0", "choose:how_many:1", "choose:how_many:2"]
+    assert acts[1].label == "how_many (The Hill Folk): 1"
+    st2 = game.state_from_json(st.to_json())   # the context survives a save
+    assert st2.legal_actions()[1].label == "how_many (The Hill Folk): 1"

@@ -750,9 +750,10 @@ class Compiler:
         return f
 
     def s_choose(self, node, scope, src):
-        var, opts, where, by, label, optional = node.a
+        var, opts, where, by, label, optional, about = node.a
         of, t = self.expr(opts, scope, src)
         of = self.as_list(of, t)
+        af = self.expr(about, scope, src)[0] if about is not None else None
         scope[var] = ("local", var, ANY)
         wf = self.expr(where, scope, src)[0] if where is not None else None
         byf = self._by(by, scope, src)
@@ -777,6 +778,8 @@ class Compiler:
                 return
             st.pending = {"type": "choose", "player": byf(st, env), "label": label, "var": var,
                           "options": options, "optional": optional}
+            if af is not None:  # what the choice is about: shown in its labels, not in its ids
+                st.pending["about"] = af(st, env)
         return choose
 
     def s_ask(self, node, scope, src):

@@ -159,7 +159,7 @@ class _Rules:
     def choose_stmt(self, meta, items):
         var = str(items[1])
         options = items[3]
-        where = by = None
+        where = by = about = None
         label = var
         optional = False
         i = 4
@@ -171,11 +171,13 @@ class _Rules:
                 by = items[i + 1]; i += 2
             elif isinstance(t, Token) and t.type == "LABEL":
                 label = str(items[i + 1]); i += 2
+            elif isinstance(t, Token) and t.type == "ABOUT":
+                about = items[i + 1]; i += 2
             elif isinstance(t, Token) and t.type == "OPTIONAL":
                 optional = True; i += 1
             else:
                 i += 1
-        return Node("choose", [var, options, where, by, label, optional], *_pos(meta))
+        return Node("choose", [var, options, where, by, label, optional, about], *_pos(meta))
 
     def ask_stmt(self, meta, items):
         names, by, i = [], None, 1

@@ -96,12 +96,13 @@ class GameState(State):
                 self._enum_move(m, player, out)
         elif t == "choose":
             label = p["label"]
+            text = label if p.get("about") is None else f"{label} ({rules.display(p['about'])})"
             for v in p["options"]:
                 aid = f"choose:{label}:{_fmt(v)}"
-                out[aid] = Action(aid, label, player, v, rules)
+                out[aid] = Action(aid, text, player, v, rules)
             if p["optional"]:
                 aid = f"choose:{label}:none"
-                out[aid] = Action(aid, f"{label}: none (stop)", player, None)
+                out[aid] = Action(aid, f"{text}: none (stop)", player, None)
         elif t == "branch":
             for b in p["options"]:
                 aid = f"choose:{p['label']}:{b}"
