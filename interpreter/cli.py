@@ -567,9 +567,22 @@ def _game_of(path: Path) -> Path | None:
     return None
 
 
+def _scenario_files(game_dir: Path, mods) -> list[Path]:
+    """The scenarios `test` runs for a game: with --mod, each named mod's own scenarios (their
+    files name the mods they need); without, the game's and each of its mods' own, as
+    `validate` checks the game and each of its mods."""
+    from .loading.mods import resolve_mod_dir
+
+    if mods:
+        folders = [resolve_mod_dir(m, game_dir) for m in mods]
+    else:
+        folders = [game_dir] + sorted(m.parent for m in game_dir.glob("mods/*/mod.yaml"))
+    return [f for d in folders for f in sorted(d.glob("scenarios/*.yaml"))]
+
+
 def cmd_test(args) -> int:
-    """`test GAME [FILE...]`, or `test FILE...` (each file's game is the folder above it that
-    holds game.yaml; a mod's scenarios name their mod themselves)."""
+    """`test GAME [FILE...]`, `test GAMES_FOLDER`, or `test FILE...` (each file's game is the
+    folder above it that holds game.yaml; a mod's scenarios name their mod themselves)."""
     from .scenario import ScenarioFailure, load_scenarios, run_scenario
 
     if args.game.endswith((".yaml", ".yml")) and Path(args.game).is_file():
@@ -579,23 +592,31 @@ def cmd_test(args) -> int:
             print(f"error: {args.game}: no game.yaml in a folder above it", file=sys.stderr)
             return 2
         args.game = str(root)
-    game = _load(args.game, mods=args.mod)
-    files = [Path(p) for p in args.files] or sorted(Path(game.rules.root).glob("scenarios/*.yaml"))
+    dirs = _game_dirs(args.game)
+    if not any((d / "game.yaml").is_file() for d in dirs):
+        print(f"error: {args.game}: no game here (a game folder holds game.yaml)", file=sys.stderr)
+        return 2
+    if args.files and len(dirs) > 1:
+        print("error: scenario files go with one game, not a folder of games", file=sys.stderr)
+        return 2
     passed = failed = 0
-    for f in files:
-        try:
-            cases = list(load_scenarios(f))
-        except (OSError, ScenarioFailure) as exc:
-            print(f"{f}: {exc}")
-            failed += 1
-            continue
-        for sc, src, path in cases:
+    for d in dirs:
+        game = _load(str(d), mods=args.mod)
+        files = [Path(p) for p in args.files] if args.files else _scenario_files(d, args.mod)
+        for f in files:
             try:
-                run_scenario(game, sc, src, path)
-                passed += 1
+                cases = list(load_scenarios(f))
             except ScenarioFailure as exc:
                 print(f"FAIL {exc}")
                 failed += 1
+                continue
+            for sc, src, path in cases:
+                try:
+                    run_scenario(game, sc, src, path)
+                    passed += 1
+                except ScenarioFailure as exc:
+                    print(f"FAIL {exc}")
+                    failed += 1
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -1,41 +1,19 @@
 """Rule scenarios written in YAML: set up a position, take actions, check the outcome.
 
-A scenario file holds one scenario or a list of them (names below are illustrations):
+The format is documented in ``docs/scenarios.md`` and checked by
+``interpreter/schemas/scenario.schema.json``: an unknown key anywhere, or a scenario that
+checks nothing, is an error at its file:line:col before anything runs. In short:
 
     - name: a card places its pieces in the chosen region
       cites: <rulebook file> "<section>"
-      seed: 1
-      players: 3                  # optional: the number of players, for games seating several
-      setup:                      # applied in order to new_game(seed)
-        vars: {current: blue, round: 1}
-        move_all: {hand.blue: deck}  # every item of a zone into another (applied before items)
-        to_act: blue              # who the pending decision belongs to (only the decision is
-                                  # handed over: the effect waiting for it keeps its `me`)
-        items: {card_7: market.A1, card_2: area.blue}   # zone, or tableau.slot
-        pieces:                   # set counts; the kind's home (supply / its 'at') balances
-          - {kind: coin, owner: none, at: blue, count: 5}
-        facedown: [card_3]
-        faceup: [card_4]
+      setup: {vars: {current: blue}, to_act: blue, items: {card_7: market.A1}}
       actions: [take:card_7:play, choose:region:north]
-                                  # a step may be {setup: {...}}: that set-up applies there (e.g.
-                                  # to fix dice a rule just rolled)
-      expect:                     # effect-language conditions, each must hold
+      expect:
         - pieces(unit, blue, north) == 1
-      legal: [take:card_7:play]   # must be legal before the actions
-      illegal: [take:card_5:play] # must not be legal before the actions
-      then_legal: [...]           # must be legal after the actions (then_illegal: not)
-      log: [conquers north]       # each must be part of some line of the public log
-      winners: [blue]             # optional: the game is over with these winners
-      victory: points
-      over: false                 # optional: the game must still be going
 
-A file may instead be a mapping ``{mods: [...], scenarios: [...]}``: its scenarios then run on
-the game with those mods applied in order, each a folder relative to the scenario file or a
-name under the game's mods/ folder (so a mod's own scenarios can say ``mods: [..]``). The
-mods replace any the game was loaded with.
-
-Failures are reported as ``file:line: scenario 'name': what went wrong``. The runner uses
-only the public API plus generic set-up operations; it knows no game.
+Failures are reported as ``file:line: scenario 'name': what went wrong``, with values as
+ids that can be pasted back into a scenario. The runner uses only the public API plus
+generic set-up operations; it knows no game.
 """
 from __future__ import annotations
 
@@ -167,10 +145,12 @@ def run_scenario(game, sc: dict, source: Source | None = None, path=()):
         st = game.new_game(seed=int(sc.get("seed", 0)), options=sc.get("options"), players=sc.get("players"))
     except ValueError as exc:
         _fail(where, f"bad game settings: {exc}")
+    setup = sc.get("setup") or {}
     try:
-        apply_setup(st, sc.get("setup") or {})
+        apply_setup(st, setup)
     except (ValueError, KeyError) as exc:
         _fail(where, f"bad setup: {exc}")
+    _check_turn(st, setup, where)
     ids = {a.id for a in st.legal_actions()}
     for a in sc.get("legal") or []:
         if a not in ids:
@@ -223,6 +203,20 @@ def run_scenario(game, sc: dict, source: Source | None = None, path=()):
     return st
 
 
+def _check_turn(st, setup, where):
+    """A set-up that makes it one player's turn (the game's `turn:` variable) while the pending
+    decision is another's must say who acts: otherwise the wrong player would act silently."""
+    turn = st.rules.turn_var
+    vars_ = setup.get("vars") or {}
+    if turn is None or turn not in vars_ or "to_act" in setup or st.pending is None:
+        return
+    who, waiting = vars_[turn], st.pending["player"]
+    if who != waiting:
+        _fail(where, f"the set-up makes it {who}'s turn ({turn}: {who}), but the pending decision "
+                     f"({st.pending['type']}) is {waiting}'s: add to_act: {who} to setup: to hand it "
+                     f"over, or to_act: {waiting} to keep it")
+
+
 def _explain(comp, text, st, env) -> str:
     """What made an expectation false: the first false part of an `and`, and for a comparison
     the values of both sides (expected vs actual)."""
@@ -235,14 +229,24 @@ def _explain(comp, text, st, env) -> str:
         node = next((n for n in node.a[0] if not comp.expr(n, scope, src)[0](st, env)), None)
     if node is None:
         return ""
-    display = st.rules.display
-    if node.kind == "cmp":
+    if node.kind == "cmp":  # values as ids, so they can be pasted back into a scenario
         op, left, right = node.a
         lv, rv = (comp.expr(n, scope, src)[0](st, env) for n in (left, right))
-        show = (lambda v: repr([display(x) if isinstance(x, str) else x for x in v])
-                if isinstance(v, list) else repr(v))
-        return f"the left side is {show(lv)}, the right side {show(rv)} ({op} does not hold)"
+        return f"the left side is {_as_rule_text(lv)}, the right side {_as_rule_text(rv)} ({op} does not hold)"
     return ""
+
+
+def _as_rule_text(v) -> str:
+    """A value as the effect language writes it: ids bare, text quoted, none/true/false."""
+    if isinstance(v, list):
+        return "[" + ", ".join(_as_rule_text(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_as_rule_text(k)}: {_as_rule_text(x)}" for k, x in v.items()) + "}"
+    if v is None or isinstance(v, bool):
+        return {None: "none", True: "true", False: "false"}[v]
+    if isinstance(v, str) and not v.isidentifier():
+        return repr(v)
+    return str(v)
 
 
 def _with_file_mods(game, source, where):
@@ -268,14 +272,65 @@ def _load_with_mods(root: str, mods: tuple):
     return load_game(root, mods=mods)
 
 
+EXPECTATIONS = ("expect", "legal", "illegal", "then_legal", "then_illegal", "log", "winners", "victory", "over")
+
+
+def check_file(src: Source) -> list:
+    """Diagnostics for a parsed scenario file: its shape against the scenario schema (unknown
+    keys with a did-you-mean), and every scenario that checks nothing."""
+    from .errors import Diagnostic
+    from .loading.loader import Spec, _check_schema
+
+    spec = Spec(root=Path(src.path))
+    data = src.data
+    if isinstance(data, dict) and "scenarios" in data:
+        _check_schema(src, "scenario", spec, "file")
+        base = ("scenarios",)
+        cases = data["scenarios"] if isinstance(data["scenarios"], list) else []
+    elif isinstance(data, list):
+        base = ()
+        cases = data
+        for i in range(len(data)):
+            _check_schema(src, "scenario", spec, "scenario", (i,))
+    elif isinstance(data, dict):
+        _check_schema(src, "scenario", spec, "scenario")
+        return spec.diags + _checks_nothing(src, data, ())
+    else:
+        return [Diagnostic(src.display, 1, 1, "E101", "a scenario file holds a scenario, a list of them, "
+                                                      "or {mods: [...], scenarios: [...]}", "see docs/scenarios.md")]
+    for i, sc in enumerate(cases):
+        spec.diags += _checks_nothing(src, sc, base + (i,))
+    return spec.diags
+
+
+def _checks_nothing(src, sc, path) -> list:
+    from .errors import Diagnostic
+
+    if not isinstance(sc, dict) or any(k in sc for k in EXPECTATIONS):
+        return []
+    line, col = src.pos(path)
+    return [Diagnostic(src.display, line, col, "E101", f"scenario {sc.get('name', '?')!r} checks nothing",
+                       "add expect:, legal:, illegal:, then_legal:, then_illegal:, log:, winners:, "
+                       "victory: or over:")]
+
+
 def load_scenarios(path: str | Path):
-    """Yield (scenario dict, Source, yaml path) for a scenario file."""
+    """Yield (scenario dict, Source, yaml path) for a scenario file. A file that cannot be read,
+    or that breaks the scenario format anywhere, raises ScenarioFailure listing every problem."""
+    from .loading.loader import _display
+
     p = Path(path)
-    src = Source(str(p), p.read_text(encoding="utf-8"), str(p))
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioFailure(f"{p}: cannot read the scenario file: {exc}") from None
+    src = Source(str(p), text, _display(p))
     diags = []
     data = src.parse(diags)
+    if not diags:
+        diags = check_file(src)
     if diags:
-        raise ScenarioFailure(str(diags[0]))
+        raise ScenarioFailure("\n".join(str(d) for d in sorted(set(diags))))
     data = data or []
     if isinstance(data, dict) and "scenarios" in data:
         data = data["scenarios"]

@@ -272,10 +272,11 @@ def _zone_of(st, x):
     return st.where.get(x)
 
 
-@fn("usable", "x:item", "p:player", returns="bool")
-def _usable(st, x, p):
-    """True if player p may use item x now: its `if:` condition holds (always, without one)."""
-    f = st.rules.item_conds.get(x)
+@fn("usable", "x:item", "p:player", "part:str=", returns="bool")
+def _usable(st, x, p, part=None):
+    """True if player p may use item x now: its `if:` condition holds (always, without one);
+    with a part, the `if:` of that part of its effects:."""
+    f = st.rules.item_conds.get((x, part or ""))
     return True if f is None else bool(f(st, {"me": p, "this": x}))
 
 

@@ -16,7 +16,8 @@ from . import vm
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _SIG = re.compile(rf"^\s*({_NAME})\s*(?:\(\s*((?:{_NAME}\s*(?:,\s*{_NAME}\s*)*)?)\))?\s*$")
-RESERVED_ITEM_KEYS = {"id", "name", "ref", "at", "effect", "if", "grants", "abilities", "note", "type"}
+RESERVED_ITEM_KEYS = {"id", "name", "ref", "at", "effect", "effects", "if", "grants", "abilities", "note", "type",
+                      "text"}
 
 
 def _type_of_value(r: Rules, v):
@@ -190,6 +191,13 @@ class Builder:
                          did_you_mean(fam, r.zone_families))
             else:
                 r.hud["player_zones"].append(fam)
+        turn = g.get("turn")
+        if isinstance(turn, str):
+            if turn not in r.var_defs:
+                self.err(gs, ("turn",), "E301", f"turn: names no variable '{turn}'",
+                         did_you_mean(turn, r.var_defs) or "name the variable that holds whose turn it is")
+            else:
+                r.turn_var = turn
         r.default_agents = (g.get("agent") or {}).get("default")
         ev = (g.get("agent") or {}).get("evaluate")
         if ev is not None:
@@ -462,6 +470,8 @@ class Builder:
                 continue
             decl = r.item_types[t]
             props = {"name": d.get("name", iid), "type": t}
+            if isinstance(d.get("text"), str):  # what it does, in words, for players
+                r.item_words[iid] = " ".join(d["text"].split())
             for k, v in d.items():
                 if k in RESERVED_ITEM_KEYS:
                     continue
@@ -682,14 +692,26 @@ class Builder:
                 continue
             d = e.value
             scope = {"me": ("local", "me", "player"), "this": ("local", "this", "item")}
-            if "effect" in d:
-                r.item_text[iid] = str(d["effect"]).strip()
-                r.item_effects[iid] = self.c.block_text(d["effect"], self.src(e.source, e.at("effect"),
-                                                                               f"effect of {iid}"), scope)
-            if "if" in d:  # when the item may be used: read by usable(item, player)
-                r.item_text[iid] = (f"usable if: {str(d['if']).strip()}\n" + r.item_text.get(iid, "")).strip()
-                r.item_conds[iid] = self.c.expr_text(d["if"], self.src(e.source, e.at("if"),
-                                                                        f"condition of {iid}"), scope)[0]
+            # the item's effect and its condition (part ''), and its named parts (effects:)
+            parts = [("", d.get("if"), d.get("effect"), e.at("if"), e.at("effect"))]
+            for name, part in (d.get("effects") or {}).items():
+                at = e.at("effects") + (name,)
+                if isinstance(part, dict):
+                    parts.append((name, part.get("if"), part.get("do"), at + ("if",), at + ("do",)))
+                else:
+                    parts.append((name, None, part, None, at))
+            for name, cond, body, cond_at, body_at in parts:
+                what = f"{name} of {iid}" if name else iid
+                if body is not None:
+                    r.item_text[iid] = (r.item_text.get(iid, "") + (f"\n{name}: " if name else "\n")
+                                        + str(body).strip()).strip()
+                    r.item_effects[(iid, name)] = self.c.block_text(
+                        body, self.src(e.source, body_at, f"effect of {what}"), dict(scope))
+                if cond is not None:  # when the part may be used: read by usable(item, player, part)
+                    r.item_text[iid] = (r.item_text.get(iid, "") + f"\n{name + ' ' if name else ''}usable if: "
+                                        + str(cond).strip()).strip()
+                    r.item_conds[(iid, name)] = self.c.expr_text(
+                        cond, self.src(e.source, cond_at, f"condition of {what}"), dict(scope))[0]
             for j, ab in enumerate(d.get("abilities") or []):
                 self._ability(ab, e.source, e.path + ("abilities", j), iid)
                 if isinstance(ab, dict):

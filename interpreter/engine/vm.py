@@ -135,14 +135,24 @@ def emit(st, name: str, args: dict, me=None) -> None:
     """Run the listeners of an event: game listeners, and abilities of items in active zones
     (their owner is the zone's, or the item's own). One dispatch frame offers the event to
     each listener in turn, in declaration order; a listener's `if` is checked when its turn
-    comes, so an earlier listener can change whether a later one applies."""
-    if name in st.rules.listeners:
-        st.stack.append([st.rules.dispatch_block, 0, {}, [name, args, me, 0]])
+    comes, so an earlier listener can change whether a later one applies. An item hears the
+    event only if it was in play when the event happened: one that an earlier listener brings
+    into play (a token won by the very card just played) hears the events after it."""
+    listeners = st.rules.listeners.get(name)
+    if listeners:
+        zones, where = st.rules.zones, st.where
+        present = []
+        for i, (item, _, _) in enumerate(listeners):
+            if item is not None:
+                z = where.get(item)
+                if z is not None and zones[z].active:
+                    present.append(i)
+        st.stack.append([st.rules.dispatch_block, 0, {}, [name, args, me, 0, present]])
 
 
 def dispatch(st, fr) -> None:
     """The statement of a dispatch frame: run the next listener whose condition holds."""
-    name, args, me, i = fr[3]
+    name, args, me, i, present = fr[3]
     rules = st.rules
     listeners = rules.listeners[name]
     while i < len(listeners):
@@ -152,6 +162,8 @@ def dispatch(st, fr) -> None:
         if item is None:  # a game listener acts for the event's `by`, else for the emitter
             env["me"] = args["by"] if "by" in args else me
         else:
+            if i - 1 not in present:
+                continue
             z = st.where.get(item)
             zd = rules.zones.get(z) if z else None
             if zd is None or not zd.active:
@@ -159,7 +171,7 @@ def dispatch(st, fr) -> None:
             env["me"] = zd.owner or rules.item_owner.get(item)
             env["this"] = item
         if cond is None or cond(st, env):
-            fr[3] = [name, args, me, i]
+            fr[3] = [name, args, me, i, present]
             st.stack.append([block, 0, env, None])
             return
     fr[1] += 1
@@ -190,10 +202,11 @@ def _advance(st, env, track, owner, n):
         st.stack.append([t.spaces[p], 0, {"me": owner}, None])
 
 
-@stmt("resolve", "x:item")
+@stmt("resolve", "x:item", "part:str=")
 @_wants_env
-def _resolve(st, env, x):
-    """Carry out an item's effect, on behalf of the current player."""
-    block = st.rules.item_effects.get(x)
+def _resolve(st, env, x, part=None):
+    """Carry out an item's effect (or the named part of it: resolve(card, 'combat') runs its
+    effects: combat), on behalf of the current player; nothing if it has none."""
+    block = st.rules.item_effects.get((x, part or ""))
     if block is not None:
         st.stack.append([block, 0, {"me": env.get("me"), "this": x}, None])

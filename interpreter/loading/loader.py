@@ -18,7 +18,7 @@ from .yamlsrc import Source
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
-KINDS = ("game", "board", "cards", "mod")
+KINDS = ("game", "board", "cards", "mod", "scenario")
 
 
 @lru_cache(maxsize=None)
@@ -27,13 +27,15 @@ def schema(kind: str) -> dict:
 
 
 @lru_cache(maxsize=None)
-def _validator(kind: str):
+def _validator(kind: str, definition: str | None = None):
+    """A validator for a kind of file, or for one of its definitions (a part of such a file)."""
     from jsonschema import Draft7Validator
     from referencing import Registry, Resource
 
-    common = schema("common")
-    registry = Registry().with_resource("common.schema.json", Resource.from_contents(common))
-    return Draft7Validator(schema(kind), registry=registry)
+    registry = Registry().with_resources(
+        (f"{k}.schema.json", Resource.from_contents(schema(k))) for k in ("common", kind))
+    target = schema(kind) if definition is None else {"$ref": f"{kind}.schema.json#/definitions/{definition}"}
+    return Draft7Validator(target, registry=registry)
 
 
 # Texts that passed their schema before (sha256 of schema + text), kept on disk next to the
@@ -106,23 +108,30 @@ class Spec:
         self.diags.append(Diagnostic(name, line, col, code, message, hint))
 
 
+def is_bare_name(text: str) -> bool:
+    """A name, not a path: no folder separator and no leading dot (./duel is a path)."""
+    return bool(text) and "/" not in text and os.sep not in text and not text.startswith(".")
+
+
 def resolve_game_dir(name_or_path: str) -> Path:
+    """A game's folder. A bare name is a game under games/ (by folder, else by its `name:`)
+    whenever there is one, so a folder of that name where the command runs never shadows a
+    game; anything else is a path (a game folder, or a file in one)."""
     p = Path(name_or_path)
+    if is_bare_name(name_or_path) and GAMES_DIR.is_dir():
+        cand = GAMES_DIR / name_or_path
+        if (cand / "game.yaml").is_file():
+            return cand
+        # a game's `name:` (what saved logs record) may differ from its folder
+        # (war_of_the_ring in games/war-of-the-ring/)
+        for d in sorted(GAMES_DIR.glob("*/game.yaml")):
+            for line in d.read_text(encoding="utf-8").splitlines()[:40]:
+                if line.startswith("name:"):
+                    if line.split(":", 1)[1].strip().strip("'\"") == name_or_path:
+                        return d.parent
+                    break
     if p.is_file():
         return p.parent
-    if p.is_dir():
-        return p
-    cand = GAMES_DIR / name_or_path
-    if cand.is_dir():
-        return cand
-    # a game's `name:` (what saved logs record) may differ from its folder (war_of_the_ring in
-    # games/war-of-the-ring/)
-    for d in sorted(GAMES_DIR.glob("*/game.yaml")) if GAMES_DIR.is_dir() else ():
-        for line in d.read_text(encoding="utf-8").splitlines()[:40]:
-            if line.startswith("name:"):
-                if line.split(":", 1)[1].strip().strip("'\"") == name_or_path:
-                    return d.parent
-                break
     return p
 
 
@@ -174,11 +183,13 @@ def check_schema(src: Source, kind: str, spec: Spec) -> bool:
     return ok
 
 
-def _check_schema(src: Source, kind: str, spec: Spec) -> bool:
+def _check_schema(src: Source, kind: str, spec: Spec, definition: str | None = None, at: tuple = ()) -> bool:
+    """Report every schema violation of a file (or of the part at path `at`, against one of the
+    kind's definitions) as a diagnostic at its line."""
     ok = True
-    for err in _validator(kind).iter_errors(_jsonable(src.data)):
+    for err in _validator(kind, definition).iter_errors(_jsonable(_at(src.data, at))):
         ok = False
-        path = tuple(err.absolute_path)
+        path = tuple(at) + tuple(err.absolute_path)
         msg, hint, key = err.message, "", False
         if err.validator == "additionalProperties":
             extra = re.findall(r"'([^']+)'", err.message.split("(")[-1])
@@ -196,7 +207,7 @@ def _check_schema(src: Source, kind: str, spec: Spec) -> bool:
         if err.validator == "pattern":
             msg = f"{err.instance!r} is not a valid name"
             hint = "names use letters, digits and '_', and do not start with a digit"
-            parent = _at(src.data, path)
+            parent = _at(src.data, tuple(at) + tuple(err.absolute_path))
             if isinstance(parent, dict) and err.instance in parent:  # a bad key: point at the key
                 path, key = path + (err.instance,), True
         if err.validator == "required":

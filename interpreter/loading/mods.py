@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Diagnostic, did_you_mean
-from .loader import Entry, Spec, _display, check_schema, include_files, read_source, schema
+from .loader import Entry, Spec, _display, check_schema, include_files, is_bare_name, read_source, schema
 from .yamlsrc import Source
 
 OPS = ("remove", "replace", "patch", "add")  # the order a mod's overlays apply in
@@ -135,6 +135,16 @@ class LayeredSource:
         return source.text_pos(path, line, col)
 
 
+def resolve_mod_dir(m: str, game_root: Path) -> Path:
+    """Where a mod named on the command line lives: a bare name is the game's own mod of that
+    name when there is one (a folder of that name where the command runs never shadows it),
+    else the path as given."""
+    named = Path(game_root) / "mods" / m
+    if is_bare_name(m) and (named / "mod.yaml").is_file():
+        return named
+    return Path(m) if Path(m).is_dir() else named
+
+
 def apply_mods(spec: Spec, mods: list) -> None:
     """Apply each mod in order: its overlays to spec.game, its files to the board and cards."""
     _Mods(spec).run(mods)
@@ -198,10 +208,10 @@ class _Mods:
     # ------------------------------------------------------------------ the manifest
     def _folder(self, m: str) -> Path | None:
         """A mod folder: a path, or a name under the game's mods/ folder."""
+        found = resolve_mod_dir(m, self.spec.root)
+        if found.is_dir():
+            return found
         named = self.spec.root / "mods" / m
-        for p in (Path(m), named):
-            if p.is_dir():
-                return p
         have = sorted(p.parent.name for p in (self.spec.root / "mods").glob("*/mod.yaml"))
         self.spec.diags.append(Diagnostic(m, 1, 1, "E002", f"mod '{m}' not found (no folder {m} nor {_display(named)})",
                                           did_you_mean(m, have) or (f"mods of this game: {', '.join(have)}" if have

@@ -146,9 +146,11 @@ class Rules:
         self.dispatch_block = None   # the block of an event's dispatch frame (vm.emit)
         self.evaluate = None
         self.default_agents = None  # agent: default
+        self.turn_var = None        # turn: the variable naming whose turn it is
         self.names: dict = {}  # display: names (how players and enum values read)
         self.hud = {"players": {}, "regions": {}, "zones": [], "player_zones": []}
-        self.item_text: dict = {}
+        self.item_text: dict = {}    # item -> its effect code, as written (for modders)
+        self.item_words: dict = {}   # item -> its `text:`, what it does in words (for players)
         self.chan_bits: dict = {}
         # channels of item places: 'where' (which zone each item is in, read by zone_of) and
         # 'face' (read by is_facedown); every item move writes both, reveal/conceal 'face'
