@@ -43,6 +43,89 @@ class EngineError(RuntimeError):
     """A rule misbehaved at run time (e.g. the step budget ran out)."""
 
 
+class RuleFailure(Exception):
+    """Raised by the engine's own statements and primitives while a rule runs, with a message
+    already in the language's terms; the interpreter turns it into an EngineError that says
+    where (rule file:line, the item being resolved)."""
+
+
+_TYPE_WORDS = {"NoneType": "none", "int": "a number", "str": "a text", "bool": "true/false",
+               "list": "a list", "dict": "a map", "tuple": "a list", "float": "a number"}
+
+
+def describe_value(v) -> str:
+    """A value as the effect language talks about it: none, 3, 'text', a list of 2."""
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, str):
+        return repr(v) if len(v) <= 40 else repr(v[:37] + "...")
+    if isinstance(v, (list, tuple)):
+        return f"a list of {len(v)}"
+    if isinstance(v, dict):
+        return f"a map of {len(v)}"
+    return "a value"
+
+
+def explain_exception(exc: BaseException) -> str:
+    """What a failure inside a rule means in the effect language's terms (no Python type
+    names): a comparison of none with a number, text where a number belongs, division by zero."""
+    import re
+
+    if isinstance(exc, RuleFailure):
+        return str(exc)
+    text = str(exc)
+    words = lambda t: _TYPE_WORDS.get(t, "a value")  # noqa: E731
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, RecursionError):
+        return "rules nested too deeply (a rule calling itself without end?)"
+    if isinstance(exc, MemoryError):
+        return "a rule built a value too large for memory"
+    if isinstance(exc, OverflowError):
+        return text or "a number or list too large"
+    m = re.search(r"'(.+?)' not supported between instances of '(\w+)' and '(\w+)'", text)
+    if m:
+        return f"'{m.group(1)}' cannot compare {words(m.group(2))} with {words(m.group(3))}"
+    m = re.search(r"unsupported operand type\(s\) for (.+?): '(\w+)' and '(\w+)'", text)
+    if m:
+        return f"'{m.group(1).strip()}' cannot combine {words(m.group(2))} and {words(m.group(3))}"
+    m = re.search(r"can only concatenate (\w+) \(not \"(\w+)\"\) to \w+", text)
+    if m:
+        return f"'+' cannot add {words(m.group(2))} to {words(m.group(1))}"
+    m = re.search(r"invalid literal for int\(\) with base \d+: (.+)$", text)
+    if m:
+        return f"{m.group(1)} is not a number"
+    m = re.search(r"int\(\) argument must be .*, not '(\w+)'", text)
+    if m:
+        return f"a number is needed here, not {words(m.group(1))}"
+    m = re.search(r"'(\w+)' object is not (iterable|subscriptable)", text)
+    if m:
+        return f"{words(m.group(1))} is not a list"
+    m = re.search(r"bad operand type for unary -: '(\w+)'", text)
+    if m:
+        return f"'-' needs a number, not {words(m.group(1))}"
+    m = re.search(r"object of type '(\w+)' has no len", text)
+    if m:
+        return f"count() needs a list, not {words(m.group(1))}"
+    m = re.search(r"'(\w+)' object has no attribute", text)
+    if m:
+        return f"{words(m.group(1))} has no such property"
+    m = re.search(r"unhashable type: '(\w+)'", text)
+    if m:
+        return f"{words(m.group(1))} cannot be used as a key or an argument here"
+    if isinstance(exc, KeyError):
+        return f"no such name or key: {text}"
+    if isinstance(exc, IndexError):
+        return "an index past the end of a list"
+    if isinstance(exc, (TypeError, ValueError, AttributeError)):
+        return f"a value of the wrong kind ({re.sub(r'NoneType', 'none', text)[:160]})"
+    return f"an internal failure ({type(exc).__name__}): please report it with the rule files"
+
+
 class SaveError(ValueError):
     """A saved state or game log that cannot be read."""
 

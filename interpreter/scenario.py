@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .dsl.compiler import Compiler, Src
-from .errors import IllegalAction, RuleError
+from .errors import EngineError, IllegalAction, RuleError, explain_exception
 from .loading.yamlsrc import Source
 
 
@@ -137,9 +137,17 @@ def _fail(where, msg):
 
 
 def run_scenario(game, sc: dict, source: Source | None = None, path=()):
-    """Run one scenario dict against a loaded Game; raise ScenarioFailure on a mismatch."""
+    """Run one scenario dict against a loaded Game; raise ScenarioFailure on a mismatch, or
+    when a rule fails while the scenario runs (saying where, in rule terms)."""
     where_line = source.pos(path)[0] if source is not None else 0
     where = f"{source.display if source else '<scenario>'}:{where_line}: scenario '{sc.get('name', '?')}'"
+    try:
+        return _run(game, sc, source, path, where)
+    except EngineError as exc:
+        _fail(where, f"a rule failed: {exc}")
+
+
+def _run(game, sc, source, path, where):
     game = _with_file_mods(game, source, where)
     try:
         st = game.new_game(seed=int(sc.get("seed", 0)), options=sc.get("options"), players=sc.get("players"))
@@ -184,9 +192,13 @@ def run_scenario(game, sc: dict, source: Source | None = None, path=()):
         if diags:
             _fail(where, "bad expectation: " + "; ".join(str(d) for d in diags))
         env = {"me": st.current_player}
-        if not f(st, env):
+        try:
+            holds = f(st, env)
+        except Exception as exc:
+            _fail(where, f"expectation {str(text).strip()!r} cannot be evaluated: {explain_exception(exc)}")
+        if not holds:
             why = _explain(comp, text, st, env)
-            _fail(where, f"expected {text.strip()!r} to hold" + (f": {why}" if why else ""))
+            _fail(where, f"expected {str(text).strip()!r} to hold" + (f": {why}" if why else ""))
     lines = st.log_for(None)
     for want in sc.get("log") or []:
         if not any(str(want) in line for line in lines):

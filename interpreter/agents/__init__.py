@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from ..errors import EngineError
+from ..errors import EngineError, explain_exception
 
 
 def _evaluate(ev, state, player):
@@ -19,7 +19,7 @@ def _evaluate(ev, state, player):
     try:
         return ev(state, {"me": player})
     except Exception as exc:
-        raise EngineError(f"agent.evaluate failed: {type(exc).__name__}: {exc}") from None
+        raise EngineError(f"the game's agent: evaluate: failed: {explain_exception(exc)}") from None
 
 
 def _remapped(x, remap):

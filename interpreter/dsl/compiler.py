@@ -29,7 +29,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from ..errors import Diagnostic, did_you_mean
+from ..errors import Diagnostic, RuleFailure, describe_value, did_you_mean
 from . import registry
 from .parser import DSLSyntaxError, Node, parse, parse_expr
 
@@ -82,6 +82,11 @@ class Compiler:
         self.reads: list[set] = []  # open collectors of the channels an expression reads
         self.used: set = set()  # names of symbols, functions and procedures some rule uses
         self._inlining: list[str] = []
+        # what the rules need of each parameter of a game function or procedure, learnt from
+        # its body (passed where a number is needed...), checked against every call at the end
+        self._param_of: dict = {}   # id(scope entry) -> (entry, owner, index)
+        self._needs: dict = {}      # (owner, index) -> {type: where it is needed}
+        self._calls: list = []      # (owner, index, arg type, arg node, src, arg's own param key)
 
     # ------------------------------------------------------------ diagnostics
     def error(self, src: Src, node, code, message, hint=""):
@@ -180,6 +185,60 @@ class Compiler:
         hint = did_you_mean(n, self._visible_names(scope))
         self.error(src, node, "E301", f"unknown name '{n}'", hint)
         return "None", ANY
+
+    # ------------------------------------------------------------ parameter types
+    def param(self, owner: str, index: int, entry: tuple) -> tuple:
+        """Register a scope entry as parameter `index` of a function or procedure."""
+        self._param_of[id(entry)] = (entry, owner, index)
+        return entry
+
+    def _param_key(self, node, scope):
+        """(owner, index) when node is a bare parameter of the rule being compiled."""
+        if node is not None and node.kind == "name":
+            e = scope.get(node.a[0])
+            hit = self._param_of.get(id(e)) if e is not None else None
+            if hit is not None and hit[0] is e:
+                return hit[1], hit[2]
+        return None
+
+    def _need(self, node, scope, typ: str, src):
+        key = self._param_key(node, scope)
+        if key is not None and typ != ANY:
+            self._needs.setdefault(key, {}).setdefault(typ, (src, node))
+
+    def _note_call(self, owner, i, typ, node, scope, src):
+        self._calls.append((owner, i, typ, node, src, self._param_key(node, scope)))
+
+    def check_calls(self):
+        """After everything is compiled: a call passing a value that a parameter cannot take
+        (gain('three') where gain's n is counted as a number) is an error at the call."""
+        needs = self._needs
+        changed = True
+        while changed:  # a parameter passed on to another rule needs what that one needs
+            changed = False
+            for owner, i, typ, node, src, own in self._calls:
+                if own is not None and (owner, i) in needs:
+                    mine = needs.setdefault(own, {})
+                    for t, w in needs[(owner, i)].items():
+                        if t not in mine:
+                            mine[t] = w
+                            changed = True
+        for owner, i, typ, node, src, own in self._calls:
+            for want, (wsrc, wnode) in needs.get((owner, i), {}).items():
+                if typ != ANY and not _compatible(want, typ):
+                    name = self._param_names(owner)[i] if i < len(self._param_names(owner)) else str(i)
+                    self.error(src, node, "E402", f"argument '{name}' of '{owner}' must be "
+                                                  f"{want.replace('|', ' or ')}, got {typ}",
+                               f"'{owner}' uses {name} as {want.replace('|', ' or ')}")
+                    break
+
+    def _param_names(self, owner):
+        r = self.r
+        if owner in r.procedures:
+            return r.procedures[owner][0]
+        if owner in r.functions:
+            return r.functions[owner][0]
+        return []
 
     # ------------------------------------------------------------ expressions
     def to_list(self, code, typ):
@@ -311,6 +370,9 @@ class Compiler:
                     self.error(src, on, "E402", f"'{op}' needs numbers (or lists for + and *), got {t}")
                 elif t == "list" and op not in "+*":
                     self.error(src, on, "E402", f"'{op}' needs numbers, got a list")
+            if op in "-/%":
+                for on in ((operands[0], o) if op else ()):
+                    self._need(on, scope, "int", src)
             code = f"_mul({code}, {g})" if op == "*" else f"({code} {self._PYOP[op]} {g})"
             typ = "list" if "list" in (typ, gt) else "int"
         return code, typ
@@ -334,6 +396,7 @@ class Compiler:
             for t, o in ((at, a), (bt, b)):
                 if t not in ("int", ANY, "none"):
                     self.error(src, o, "E402", f"'{op}' needs numbers, got {t}")
+                self._need(o, scope, "int", src)
         return f"({ac} {self._PYCMP[op]} {bc})", "bool"
 
     def x_and(self, node, scope, src):
@@ -488,6 +551,7 @@ class Compiler:
             if not _compatible(ptyp, t):
                 self.error(src, a, "E402", f"argument '{pname}' of '{prim.name}' must be "
                                            f"{ptyp.replace('|', ' or ')}, got {t}")
+            self._need(a, scope, ptyp, src)
             if ptyp == "conn" and a.kind == "const" and a.a[0] not in self.r.adj_kind:
                 kinds = [k for k in self.r.adj_kind if k]
                 self.error(src, a, "E306", f"no connection of the board has kind {a.a[0]!r}",
@@ -522,7 +586,12 @@ class Compiler:
         me = scope.get("me", ("local", "me", "player"))
         # a function that never reads `me` gets none, so its memo is shared by every player
         mec = ("None" if not uses_me else f"env.get({me[1]!r})" if me[0] == "local" else me[1])
-        args = [self.code(pos[i] if i < len(pos) else kw[p], scope, src)[0] for i, p in enumerate(params)]
+        args = []
+        for i, p in enumerate(params):
+            a = pos[i] if i < len(pos) else kw[p]
+            c, t = self.code(a, scope, src)
+            self._note_call(name, i, t, a, scope, src)
+            args.append(c)
         return f"{fname}(st, {mec}{''.join(', ' + a for a in args)})", typ
 
     def game_function(self, node, name, src):
@@ -543,7 +612,7 @@ class Compiler:
             return None
         inner = {"me": ("code", "me", "player")}
         for i, p in enumerate(params):  # positional names: no rule-file text enters the code
-            inner[p] = ("code", f"a{i}", ANY)
+            inner[p] = self.param(name, i, ("code", f"a{i}", ANY))
         self._inlining.append(name)
         reads = set()
         self.reads.append(reads)
@@ -675,7 +744,9 @@ class Compiler:
         fs = []
         for i, p in enumerate(params):
             a = pos[i] if i < len(pos) else kw[p]
-            fs.append((p, self.expr(a, scope, src)[0]))
+            f, t = self.expr(a, scope, src)
+            self._note_call(name, i, t, a, scope, src)
+            fs.append((p, f))
 
         def call(st, fr):
             fr[1] += 1
@@ -929,8 +1000,16 @@ def _range(a, b):
 
 
 def _index(b, k):
+    """xs[i] of a list (an error past its end), m[k] of a map (0 for a missing key)."""
     if isinstance(b, dict):
         return b.get(k, 0)
-    if isinstance(b, list) and isinstance(k, int) and -len(b) <= k < len(b):
-        return b[k]
-    return None
+    if isinstance(b, list):
+        if not isinstance(k, int) or isinstance(k, bool):
+            raise RuleFailure(f"a list index must be a number, not {describe_value(k)}")
+        if -len(b) <= k < len(b):
+            return b[k]
+        raise RuleFailure(f"index {k} is past the end of a list of {len(b)}"
+                          if b else f"index {k} of an empty list")
+    if b is None:
+        raise RuleFailure(f"[{describe_value(k)}] of none: there is no list here")
+    raise RuleFailure(f"[...] needs a list or a map, not {describe_value(b)}")

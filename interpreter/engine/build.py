@@ -110,6 +110,7 @@ class Builder:
         step(self._listeners, g, gs)
         step(self._item_code)
         step(self._flow_display_agent, g, gs)
+        step(self.c.check_calls)
         step(self._warnings)
         return r
 
@@ -559,8 +560,8 @@ class Builder:
                 continue
             _, ref, src = r.procedures[name]
             scope = {"me": ("local", "me", "player")}
-            for p in params:
-                scope[p] = ("local", p, ANY)
+            for i, p in enumerate(params):
+                scope[p] = self.c.param(name, i, ("local", p, ANY))
             ref[0] = self.c.block_text(body, src, scope)
 
     def _moves_declare(self, g, gs):
@@ -621,7 +622,8 @@ class Builder:
             if isinstance(private, str) and not ok:
                 private = True  # a broken public text (reported above): others see the move's name
             r.moves[name] = MoveDef(name, params, cond, block, id_fmt if ok else name,
-                                    label if ok else name, private if isinstance(private, str) else bool(private))
+                                    label if ok else name, private if isinstance(private, str) else bool(private),
+                                    src=self.src(gs, path + (("if",) if "if" in d else ("do",)), f"move {name}"))
 
     def _track_spaces(self, g, gs):
         for name, d in (g.get("tracks") or {}).items():
@@ -658,7 +660,8 @@ class Builder:
             mask = r.mask_of(reads) or -1  # a condition reading nothing is checked after every step
             block = self.c.block_text(d["do"], self.src(gs, path + ("do",), f"trigger {d['id']}"), scope)
             r.triggers.append(Trigger(d["id"], params, cond, block, d.get("once", True), mask,
-                                      static_domains=static_domains))
+                                      static_domains=static_domains,
+                                      src=self.src(gs, path + ("when",), f"trigger {d['id']}")))
 
     def _ability(self, d, src_entry_source, path, this):
         r = self.r

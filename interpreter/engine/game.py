@@ -93,7 +93,12 @@ class GameState(State):
         if t == "ask":
             for name in p["moves"]:
                 m = rules.moves[name]
-                self._enum_move(m, player, out)
+                try:
+                    self._enum_move(m, player, out)
+                except EngineError:
+                    raise
+                except Exception as exc:  # a move's arguments or condition failed
+                    raise EngineError(rules.failure(rules.where_src(m.src), exc)) from None
         elif t == "choose":
             label = p["label"]
             text = label if p.get("about") is None else f"{label} ({rules.display(p['about'])})"

@@ -32,8 +32,8 @@ def run(st) -> None:
             blk[pc](st, fr)
         except EngineError:
             raise
-        except Exception as exc:  # a rule failed: say where, as an EngineError
-            raise EngineError(f"{st.rules.where(fr[0], pc)}: {type(exc).__name__}: {exc}") from None
+        except Exception as exc:  # a rule failed: say where and what, in the language's terms
+            raise EngineError(st.rules.failure(st.rules.where(fr[0], pc), exc, st)) from None
         if st.dirty:
             forget(st, st.dirty)
             check_triggers(st)
@@ -80,7 +80,12 @@ def check_triggers(st) -> None:
     for t in st.rules.triggers:
         if t.mask & d:
             n = len(st.stack)
-            _check(st, t)
+            try:
+                _check(st, t)
+            except EngineError:
+                raise
+            except Exception as exc:
+                raise EngineError(st.rules.failure(st.rules.where_src(t.src), exc)) from None
             if len(st.stack) > n and n > before:
                 fired = st.stack[n:]
                 del st.stack[n:]

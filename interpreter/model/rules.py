@@ -55,6 +55,7 @@ class MoveDef:
     label_fmt: str
     private: bool | str = False  # the log shows its label to the mover only; others see the move's
     #                                name, or this text (a template over the arguments)
+    src: object = None           # where the move is written (for run-time errors)
 
     def __post_init__(self):
         import re
@@ -89,6 +90,7 @@ class Trigger:
     keys: dict = field(default_factory=dict)  # parameter values -> once-key (a cache of strings)
     static_domains: bool = False  # the parameter domains read no state (e.g. players())
     static: dict | None = None    # seats -> their bindings, computed once per seating
+    src: object = None            # where the trigger is written (for run-time errors)
 
 
 class Rules:
@@ -191,15 +193,38 @@ class Rules:
         return m
 
     def where(self, block: int, pc: int) -> str:
-        """'path:line' of a statement, for run-time error messages."""
+        """'path:line (what)' of a statement, for run-time error messages."""
         try:
             src, line, col = self.block_src[block][pc]
-            if src.source is None:
-                return f"<text>:{line}"
-            fl, _ = src.source.text_pos(src.path, line, col)
-            return f"{src.source.display}:{fl} ({src.what})"
-        except (KeyError, IndexError, AttributeError):
+        except (KeyError, IndexError):
             return f"block {block} statement {pc}"
+        return self.where_src(src, line, col)
+
+    @staticmethod
+    def where_src(src, line: int = 1, col: int = 1) -> str:
+        """'path:line (what)' of a place in a rule file (a Src: the scalar holding rule text)."""
+        if src is None:
+            return "<rules>"
+        if src.source is None:
+            return f"<text>:{line} ({src.what})"
+        try:
+            fl, _ = src.source.text_pos(src.path, line, col)
+        except Exception:  # a position is a courtesy: never fail while reporting a failure
+            fl = "?"
+        return f"{src.source.display}:{fl} ({src.what})"
+
+    def failure(self, where: str, exc: BaseException, st=None) -> str:
+        """The message of a rule failing at run time: where, what went wrong in the language's
+        terms, and the item whose effect was being carried out."""
+        from ..errors import explain_exception
+
+        text = f"{where}: {explain_exception(exc)}"
+        for fr in reversed(st.stack if st is not None else ()):
+            this = fr[2].get("this") if isinstance(fr[2], dict) else None
+            if this is not None:
+                text += f" (while resolving {self.display(this)} [{this}])"
+                break
+        return text
 
     def display(self, value) -> str:
         if isinstance(value, str) and value in self.names:
