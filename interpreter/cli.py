@@ -422,7 +422,7 @@ def _sim_batch(task):
         except EngineError as exc:
             raise EngineError(f"game with seed {seed}, after {n} actions: {exc}") from None
         out.append({"seed": seed, "winners": st.winners, "victory": st.victory, "actions": n,
-                    "seconds": time.perf_counter() - t})
+                    "scores": st.scores, "seconds": time.perf_counter() - t})
     return out
 
 
@@ -498,6 +498,8 @@ def cmd_simulate(args) -> int:
         "victory_types": dict(victories.most_common()),
         "length": {"mean": round(total_actions / n, 2), "min": lengths[0], "median": lengths[n // 2],
                    "max": lengths[-1]},
+        "mean_scores": ({p: round(sum((r["scores"] or {}).get(p, 0) for r in results) / n, 4) for p in seats}
+                        if any(r["scores"] for r in results) else None),
         "seconds": round(wall, 3), "games_per_second": round(n / wall, 2),
         "actions_per_second": round(total_actions / wall, 1), "workers": args.workers,
     }
@@ -511,8 +513,11 @@ def cmd_simulate(args) -> int:
     t.add_column("outcome")
     t.add_column("games", justify="right")
     t.add_column("rate", justify="right")
+    if summary["mean_scores"]:
+        t.add_column("mean score", justify="right")
     for k in [*seats, "shared", "none"]:
-        t.add_row(k, str(wins.get(k, 0)), f"{wins.get(k, 0) / n:.1%}")
+        extra = [str(summary["mean_scores"][k]) if k in seats else ""] if summary["mean_scores"] else []
+        t.add_row(k, str(wins.get(k, 0)), f"{wins.get(k, 0) / n:.1%}", *extra)
     console.print(t)
     v = Table(title="victory types")
     v.add_column("type")

@@ -892,6 +892,7 @@ class Compiler:
                 return
             st.pending = {"type": "branch", "player": byf(st, env), "label": label, "options": opts}
         one_of.branches = {n: b for n, c, b in branches}
+        one_of.logged = True
         return one_of
 
     def s_any_order(self, node, scope, src):
@@ -922,6 +923,7 @@ class Compiler:
         def may(st, fr):
             st.pending = {"type": "branch", "player": byf(st, fr[2]), "label": label, "options": ["yes", "no"]}
         may.branches = {"yes": body}
+        may.logged = False  # yes/no may answer a question whose answer is not for everyone
         return may
 
     def s_emit(self, node, scope, src):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import rng as _rng
+from ..errors import RuleFailure, describe_value
 
 
 @dataclass
@@ -521,15 +522,26 @@ def _remove(st, kind, owner, n, src):
     shift_pieces(st, kind, owner, n, src, "supply")
 
 
-@stmt("end_game", "winners:list", "victory:str")
-def _end_game(st, winners, victory):
-    """End the game now with these winners (several for a shared victory)."""
+@stmt("end_game", "winners:list", "victory:str", "scores:list=")
+def _end_game(st, winners, victory, scores=None):
+    """End the game now with these winners (several for a shared victory; [] for a draw).
+    scores: one number per seated player, in seat order (points, or a payoff such as chips won),
+    kept in the result for agents and statistics."""
     st.over = True
     st.winners = list(winners)
     st.victory = victory
+    if scores is not None:
+        if len(scores) != len(st.seats) or not all(isinstance(x, int) and not isinstance(x, bool) for x in scores):
+            raise RuleFailure(f"end_game scores need one number per seated player ({len(st.seats)}), "
+                              f"got {describe_value(scores)}")
+        st.scores = dict(zip(st.seats, scores))
     st.stack.clear()
     st.pending = None
-    st.log.append(f"game over: {' and '.join(winners) or 'nobody'} win ({victory})")
+    names = [st.rules.display(w) for w in winners]
+    who = (f"{names[0]} wins" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} win"
+           if names else "nobody wins")
+    points = "; " + ", ".join(f"{st.rules.display(p)} {v}" for p, v in st.scores.items()) if scores is not None else ""
+    st.log.append(f"game over: {who} ({victory}){points}")
 
 
 @stmt("log", "msg:str", "*args:any")

@@ -213,6 +213,8 @@ class GameState(State):
         elif t == "branch":
             fr[1] += 1
             stmt = self.rules.blocks[fr[0]][fr[1] - 1]
+            if stmt.logged:  # a one_of's branch is a public choice, like a move
+                self.log.append(f"{a.player}: {p['label']}: {a.payload}")
             block = stmt.branches.get(a.payload)
             if block is not None:
                 self.stack.append([block, 0, fr[2], None])
@@ -260,6 +262,7 @@ class GameState(State):
             "over": self.over,
             "winners": list(self.winners),
             "victory": self.victory,
+            "scores": self.scores,
             "log": self.log_for(player),
         }
 

@@ -26,7 +26,7 @@ SAVE_FORMAT = 1
 
 class State:
     __slots__ = ("rules", "vars", "zones", "where", "facedown", "pieces", "stack", "pending",
-                 "rng", "log", "history", "over", "winners", "victory", "dirty", "steps", "_legal",
+                 "rng", "log", "history", "over", "winners", "victory", "scores", "dirty", "steps", "_legal",
                  "seed", "_memo", "seats")
 
     def __init__(self, rules):
@@ -46,6 +46,7 @@ class State:
         self.over = False
         self.winners: list = []
         self.victory = None
+        self.scores = None  # at the end: {player: number} when the rules give scores or payoffs
         self.dirty = False
         self.steps = 0
         self._legal = None
@@ -77,6 +78,7 @@ class State:
         new.over = self.over
         new.winners = self.winners.copy()
         new.victory = self.victory
+        new.scores = self.scores
         new.dirty = False
         new.steps = 0
         new._legal = self._legal
@@ -111,6 +113,7 @@ class State:
             "over": self.over,
             "winners": self.winners,
             "victory": self.victory,
+            "scores": self.scores,
         }
 
     def to_json(self) -> str:
@@ -163,6 +166,7 @@ class State:
             st.over = bool(d["over"])
             st.winners = list(d["winners"])
             st.victory = d["victory"]
+            st.scores = d.get("scores")
             return st
         except SaveError:
             raise
