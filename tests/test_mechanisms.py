@@ -2,6 +2,7 @@
 checked apart from any real game: any_order, optional choices, where-filters, event
 listeners, condition triggers (once and edge), owner-only zones and variables, directed
 connections, the step budget, and errors without tracebacks."""
+import json
 from pathlib import Path
 
 import pytest
@@ -236,3 +237,39 @@ def test_seating_depends_on_the_number_of_players(tiles):
         tiles.new_game(seed=1, players=4)
     back = tiles.state_from_json(three.to_json())
     assert back.seats == ("blue", "green", "red") and back.to_json() == three.to_json()
+
+
+# ------------------------------------------------------------------ showing to one player
+def test_reveal_to_shows_a_hidden_item_to_one_player_only():
+    from interpreter.agents import MCTSAgent
+
+    game = load_game(str(TOY), mods=["peek"])
+    st = game.new_game(seed=3)
+    top = st.zones["bag"][-1]
+    st.apply("peek")                                   # red peeks at the bag's top chip
+    assert st.view("red")["zones"]["bag"] == {"count": len(st.zones["bag"]), "known": [top]}
+    assert "known" not in st.view("blue")["zones"]["bag"]
+    assert top not in json.dumps(st.view("blue"))
+    # red's agents do not resample what red has seen; blue's may
+    agent = MCTSAgent(seed=1)
+    assert all(agent.determinize(st, "red").zones["bag"][-1] == top for _ in range(20))
+    assert any(agent.determinize(st, "blue").zones["bag"][-1] != top for _ in range(40))
+    # it survives a save, and a shuffle of its zone forgets it
+    again = game.state_from_json(st.to_json())
+    assert again.view("red")["zones"]["bag"]["known"] == [top]
+    st.apply("stir")                                   # blue shuffles the bag
+    assert "known" not in st.view("red")["zones"]["bag"] and not st.shown
+
+
+def test_reveal_to_a_card_in_another_players_hand_and_known_to():
+    game = load_game(str(TOY), mods=["peek"])
+    st = game.new_game(seed=3)
+    card = st.zones["hand.blue"][0]
+    st.apply("spy")
+    assert st.view("red")["zones"]["hand.blue"]["known"] == [card]
+    from interpreter.dsl.registry import REGISTRY
+    known_to = REGISTRY["known_to"].impl
+    assert known_to(st, card, "red") and known_to(st, card, "blue")
+    assert not known_to(st, st.zones["hand.red"][0], "blue")
+    st.apply(f"pick:{st.zones['hand.blue'][0]}")       # blue plays it: it moves, face up for all
+    assert known_to(st, card, "red") and card not in st.shown

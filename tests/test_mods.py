@@ -281,3 +281,27 @@ def test_a_mod_removes_a_connection(tmp_path):
                                   "remove:\n  connections: [[north, east]]\n")
     diags = [d for d in check_game(str(TOY), mods=[str(mod)]) if d.severity == "error"]
     assert [(d.code, d.line) for d in diags] == [("E005", 6)] and "north" in diags[0].message
+
+
+# ------------------------------------------------------------------ deep patches
+def test_patch_merges_nested_keys_and_null_deletes_one():
+    base = load_game(str(TOY))
+    game = load_game(str(TOY), mods=["deep"])
+    st = game.new_game(seed=1)
+    chips = {c for c in st.zones["hand.red"] if game.rules.props[c]["value"] >= 2}
+    assert {a.id for a in st.legal_actions() if a.id.startswith("pick:")} == {f"pick:{c}" for c in chips}
+    assert game.rules.moves["pick"].label_fmt == base.rules.moves["pick"].label_fmt  # the rest kept
+    assert base.rules.moves["order_test"].cond is not None and game.rules.moves["order_test"].cond is None
+    assert st.vars["score.red"] == 5 and st.vars["score.blue"] == 5  # per: players kept
+
+
+def test_diagnostics_of_a_nested_patch_point_at_the_mods_line():
+    f = MODS / "deep_broken" / "mod.yaml"
+    diags = check_game(str(TOY), mods=["deep_broken"])
+    d = find(diags, "E301", f, at(f, "nonsense")[0])
+    assert "unknown name 'nonsense'" in d.message and d.col == at(f, "nonsense")[1]
+    # a name the mod removed: the error where the game still uses it names the mod's line
+    d = [d for d in diags if d.code == "E302" and "loop_forever" in d.message][0]
+    assert "mod 'deep_broken' removed it at" in d.hint and f"mod.yaml:{at(f, 'loop_forever')[0]}" in d.hint
+    d = find(diags, "E101", f, at(f, "triggers:")[0])
+    assert "named by their id" in d.hint and "add: {triggers: {my_id:" in d.hint

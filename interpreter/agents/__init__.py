@@ -112,12 +112,13 @@ class MCTSAgent:
         # zones and hidden or face-down items of theirs (by owner and item type, across zones);
         # unowned hidden or face-down items within their own zone
         pools = {}
+        shown = s.shown
         for zid, items in s.zones.items():
             zd = rules.zones[zid]
             private = zd.visibility == "owner" and zd.owner != player
             for i, it in enumerate(items):
-                if it is None:
-                    continue
+                if it is None or (shown and player in shown.get(it, ())):
+                    continue  # an empty slot, or an item shown to this player: known
                 if private:
                     key = (zd.owner, type_of.get(it))
                 elif zd.visibility == "hidden" or it in s.facedown:

@@ -71,9 +71,10 @@ class Src:
 
 
 class Compiler:
-    def __init__(self, rules, diags: list[Diagnostic]):
+    def __init__(self, rules, diags: list[Diagnostic], removed: dict | None = None):
         self.r = rules
         self.diags = diags
+        self.removed = removed or {}  # names a mod removed -> a hint saying which mod, where
         self._consts: dict = {}
         self._functions: dict = {}  # game function name -> (python name, type, reads)
         # the namespace of generated code: helpers and constants
@@ -182,7 +183,7 @@ class Compiler:
                 return self.call_function(node, n, [], {}, scope, src)
             self.error(src, node, "E404", f"function '{n}' needs arguments", f"write {n}(...)")
             return "None", ANY
-        hint = did_you_mean(n, self._visible_names(scope))
+        hint = self.removed.get(n) or did_you_mean(n, self._visible_names(scope))
         self.error(src, node, "E301", f"unknown name '{n}'", hint)
         return "None", ANY
 
@@ -471,7 +472,7 @@ class Compiler:
         own = self.r.functions if kind == "fn" else self.r.procedures
         cands = [p for p, v in registry.REGISTRY.items() if v.kind == kind] + list(own)
         what = "function" if kind == "fn" else "statement or procedure"
-        self.error(src, node, "E302", f"unknown {what} '{name}'",
+        self.error(src, node, "E302", f"unknown {what} '{name}'", self.removed.get(name) or
                    did_you_mean(name, cands) or "see `lotr-rules schema dsl` for the primitives")
         return None
 
@@ -504,6 +505,9 @@ class Compiler:
             self._read("where")
         elif n in ("is_facedown", "available"):  # what lies face down (see registry: reveal)
             self._read("face")
+        elif n == "known_to":
+            self._read("face")
+            self._read("where")
         for (pname, ptyp, *_), a in zip(prim.params, pos):
             if ptyp == "zone" and not self._static_zone(a, scope):
                 self._read("*")  # a zone known only at run time: any zone may be read
@@ -858,7 +862,7 @@ class Compiler:
         for n, (line, col) in names:
             if n not in self.r.moves:
                 self.error(src, Node("x", [], line, col), "E304", f"unknown move '{n}'",
-                           did_you_mean(n, self.r.moves) or "moves are declared under moves:")
+                           self.removed.get(n) or did_you_mean(n, self.r.moves) or "moves are declared under moves:")
         moves = [n for n, _ in names]
         byf = self._by(by, scope, src)
 

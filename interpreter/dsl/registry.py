@@ -406,6 +406,8 @@ def _move_item(st, item, zone, at="top", face=None):
     else:
         st.zones[zone].append(item)
     st.where[item] = zone
+    if st.shown:
+        st.shown.pop(item, None)  # what was shown of it was shown where it lay
     face = face or zdef.face
     if face == "down":
         st.facedown.add(item)
@@ -435,8 +437,13 @@ def _move_top(st, src, dst, n=1):
 
 @stmt("shuffle", "z:zone")
 def _shuffle(st, z):
-    """Shuffle a zone with the game's seeded random source."""
+    """Shuffle a zone with the game's seeded random source (what was shown of its items to
+    one player is forgotten: nobody can follow them through a shuffle)."""
     _rng.shuffle(st, st.zones[z])
+    if st.shown:
+        for it in st.zones[z]:
+            if st.shown.pop(it, None) is not None:
+                st.dirty |= st.rules.face_bit
     st.dirty |= st.rules.zones[z].bit
 
 
@@ -485,7 +492,37 @@ def _conceal(st, x):
         if i not in st.where:
             raise ValueError(f"conceal needs an item in play, not {i!r}")
         st.facedown.add(i)
+        st.shown.pop(i, None)
     st.dirty |= st.rules.face_bit
+
+
+@stmt("reveal_to", "x:item|list", "p:player")
+def _reveal_to(st, x, p):
+    """Show an item (or each item of a list) to one player only: face down or in a zone hidden
+    from them, it now shows as itself in their view (and their agents know it), until it moves,
+    its zone is shuffled, or it is concealed."""
+    if p not in st.seats:
+        raise RuleFailure(f"reveal_to needs a seated player, not {describe_value(p)}")
+    for i in (x if isinstance(x, list) else [x]):
+        if i not in st.where:
+            raise RuleFailure(f"reveal_to needs an item in play, not {describe_value(i)}")
+        seen = st.shown.get(i, ())
+        if p not in seen:
+            st.shown[i] = seen + (p,)
+    st.dirty |= st.rules.face_bit
+
+
+@fn("known_to", "x:item", "p:player", returns="bool")
+def _known_to(st, x, p):
+    """True if player p may see item x: face up in a zone p sees, or shown to p (reveal_to)."""
+    if x not in st.where:
+        return False
+    if p in st.shown.get(x, ()):
+        return True
+    zd = st.rules.zones[st.where[x]]
+    if zd.visibility == "hidden" or (zd.visibility == "owner" and zd.owner != p):
+        return False
+    return x not in st.facedown or st.rules.item_owner.get(x) == p
 
 
 def shift_pieces(st, kind, owner, n, src, dst) -> int:

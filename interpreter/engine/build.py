@@ -35,7 +35,7 @@ class Builder:
     def __init__(self, spec):
         self.spec = spec
         self.r = Rules()
-        self.c = Compiler(self.r, spec.diags)
+        self.c = Compiler(self.r, spec.diags, spec.removed)
 
     # -------------------------------------------------------------- helpers
     def err(self, entry_src, path, code, msg, hint="", key=False):

@@ -235,10 +235,14 @@ class GameState(State):
         rules = self.rules
         zones = {}
         down = self.facedown
+        shown = self.shown
         for zid, items in self.zones.items():
             zd = rules.zones[zid]
             if zd.visibility == "hidden" or (zd.visibility == "owner" and zd.owner != player):
                 zones[zid] = {"count": sum(1 for i in items if i is not None)}
+                known = [i for i in items if i in shown and player in shown[i]] if shown else ()
+                if known:  # items shown to this player alone (reveal_to)
+                    zones[zid]["known"] = known
             else:  # a face-down item shows its back; an owned one still faces its owner
                 zones[zid] = [None if i is None else (i if i not in down else self._back(i, player))
                               for i in items]
@@ -270,6 +274,8 @@ class GameState(State):
         """How a face-down item looks to `player`: itself to its owner, else '?' (or '?owner'
         for an owned item, whose side shows on its back)."""
         owner = self.rules.item_owner.get(item)
+        if player is not None and player in self.shown.get(item, ()):
+            return item  # shown to this player (reveal_to)
         if owner is None:
             return "?"
         return item if owner == player else "?" + owner

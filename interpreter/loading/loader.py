@@ -98,6 +98,7 @@ class Spec:
     tableaux: dict = field(default_factory=dict)
     items: dict = field(default_factory=dict)
     diags: list = field(default_factory=list)
+    removed: dict = field(default_factory=dict)  # name -> which mod removed it, and where
 
     def error(self, source, path, code, message, hint="", key=False):
         route = getattr(source, "route", None)  # a game merged with mods: point into the entry's own file
@@ -212,6 +213,8 @@ def _check_schema(src: Source, kind: str, spec: Spec, definition: str | None = N
                 path, key = path + (err.instance,), True
         if err.validator == "required":
             key = False
+        if err.validator == "type" and not hint and isinstance(err.schema, dict) and err.schema.get("description"):
+            hint = err.schema["description"]
         where = "/".join(map(str, path)) or "top level"
         spec.error(src, path, "E101", f"{msg} (at {where})", hint, key=key)
     return ok

@@ -68,6 +68,33 @@ class _Slot:
     patched: dict = field(default_factory=dict)  # key -> (source, path)
 
 
+class PatchedSource:
+    """The file of an item or region that a mod patched: looks like that file, but routes the
+    paths of the patched keys to the mod's lines (so a diagnostic points there)."""
+
+    def __init__(self, base, routes: dict):
+        self.base = getattr(base, "base_source", base)
+        self.base_source = self.base
+        self.path, self.display, self.text = self.base.path, self.base.display, self.base.text
+        self._routes = {**getattr(base, "_routes", {}), **routes}  # path -> (source, path)
+
+    def route(self, path: tuple) -> tuple:
+        path = tuple(path)
+        for n in range(len(path), 0, -1):
+            hit = self._routes.get(path[:n])
+            if hit is not None:
+                return hit[0], hit[1] + path[n:]
+        return self.base, path
+
+    def pos(self, path: tuple, key: bool = False):
+        source, path = self.route(path)
+        return source.pos(path, key)
+
+    def text_pos(self, path: tuple, line: int, col: int):
+        source, path = self.route(path)
+        return source.text_pos(path, line, col)
+
+
 class LayeredSource:
     """game.yaml with mods applied. Looks like the game's Source to the builder; route(path)
     gives the file and path where the value at a path of the merged data was written."""
@@ -114,13 +141,14 @@ class LayeredSource:
             for k, s in zip(keys, slots):
                 if s.source is not self.base or s.path != (section, k):
                     self._routes[(section, k)] = (s.source, s.path)
-                for pk, where in s.patched.items():
-                    self._routes[(section, k, pk)] = where
+                for pk, where in s.patched.items():  # pk: the path of a patched key in the entry
+                    self._routes[(section, k) + pk] = where
+        self._depth = max((len(p) for p in self._routes), default=1)
         return self.data
 
     def route(self, path: tuple) -> tuple:
-        # the longest routed prefix wins: a patched key, then its entry, then a whole section
-        for n in (3, 2, 1):
+        # the longest routed prefix wins: a patched key (at any depth), its entry, a whole section
+        for n in range(min(len(path), getattr(self, "_depth", 3)), 0, -1):
             hit = self._routes.get(path[:n])
             if hit is not None:
                 return hit[0], hit[1] + path[n:]
@@ -133,6 +161,24 @@ class LayeredSource:
     def text_pos(self, path: tuple, line: int, col: int):
         source, path = self.route(tuple(path))
         return source.text_pos(path, line, col)
+
+
+def merge_patch(base: dict, patch: dict, routes: dict, here: tuple, src, at: tuple) -> dict:
+    """A patch merged into a mapping, as JSON Merge Patch does it: a mapping merges into a
+    mapping key by key (at any depth), null deletes the key, anything else replaces it.
+    routes[path in the entry] = (src, path in the mod) for every key the patch set."""
+    out = dict(base)
+    for k, v in patch.items():
+        path = here + (k,)
+        if v is None:
+            out.pop(k, None)
+        elif isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = merge_patch(out[k], v, routes, path, src, at + (k,))
+            continue
+        else:
+            out[k] = v
+        routes[path] = (src, at + (k,))
+    return out
 
 
 def resolve_mod_dir(m: str, game_root: Path) -> Path:
@@ -292,10 +338,29 @@ class _Mods:
     def _section(self, src, op, section, entries):
         at = (op, section)
         kind = _section_kind(section)
+        if section in ("items", "regions") and op == "patch":
+            table = self.spec.items if section == "items" else self.spec.regions
+            for name, value in (entries or {}).items() if isinstance(entries, dict) else ():
+                if self._find(src, op, section, name, at + (name,), table) is None:
+                    continue
+                if not isinstance(value, dict):
+                    self.error(src, at + (name,), "E101", f"patch: {section} entry '{name}' needs a mapping "
+                               "of the keys to change", key=True)
+                    continue
+                e = table[name]
+                routes = {}
+                merged = merge_patch(e.value, value, routes, (), src, at + (name,))
+                if section == "items" and value.get("type", e.value.get("type")) != e.value.get("type"):
+                    self.error(src, at + (name, "type"), "E101", "a patch cannot change an item's type",
+                               "remove the item and add another in a cards file")
+                    continue
+                table[name] = Entry(merged, PatchedSource(e.source, {e.path + k: w for k, w in routes.items()}),
+                                    e.path, {k: v for k, v in e.origins.items() if k not in value})
+            return
         if section in PARTS:
             if op != "remove":
                 self.error(src, at, "E101", f"{op}: cannot change {section}",
-                           f"a mod adds {section} in its included files (cards may say mode: replace); "
+                           f"a mod adds {section} in its included files (cards may say mode: replace) and changes keys of one with patch: {{{section}: {{name: {{key: value}}}}}}; "
                            f"remove: {{{section}: [...]}} drops them", key=True)
                 return
             if section == "connections":
@@ -317,12 +382,18 @@ class _Mods:
                 self.layers.replace_whole(section, entries, src, at)
         elif op == "remove":
             table = self.layers.table(section)
-            for i, key in enumerate(entries):
+            for i, key in enumerate(entries if isinstance(entries, list) else []):
                 name = self._find(src, op, section, key, at + (i,), table)
                 if name is not None:
                     del table[name]
+                    self.spec.removed[name] = f"mod '{self.mod}' removed it at {src.display}:{src.pos(at + (i,))[0]}"
+            if not isinstance(entries, list):
+                self.error(src, at, "E101", f"remove: {section} needs a list of names",
+                           f"write remove: {{{section}: [name, ...]}}")
         elif not isinstance(entries, dict):
-            self.error(src, at, "E101", f"{op}: {section} needs a mapping of name: entry")
+            hint = (f"{section} are named by their id: write {op}: {{{section}: {{my_id: {{...}}}}}}"
+                    if section in LISTS else f"write {op}: {{{section}: {{name: ...}}}}")
+            self.error(src, at, "E101", f"{op}: {section} needs a mapping of name: entry", hint, key=True)
         else:
             for key, value in entries.items():
                 getattr(self, "_" + op)(src, section, key, value, at + (key,))
@@ -374,9 +445,11 @@ class _Mods:
             self.error(src, at, "E005", f"cannot patch {section} entry '{name}': it is not a mapping",
                        "replace: it instead", key=True)
             return
-        slot.value = {**slot.value, **value}
-        for k in value:
-            slot.patched[k] = (src, at + (k,))
+        if not isinstance(value, dict):
+            self.error(src, at, "E101", f"patch: {section} entry '{name}' needs a mapping of the keys to change",
+                       "replace: the entry to give it another kind of value")
+            return
+        slot.value = merge_patch(slot.value, value, slot.patched, (), src, at)
 
     def _add(self, src, section, key, value, at):
         table = self.layers.table(section)

@@ -8,6 +8,7 @@ Fields
   zones     zone id -> list of item ids (tableau zones keep ``None`` for empty slots)
   where     item id -> zone id (the one place each item is)
   facedown  item ids lying face down in their zone
+  shown     item id -> players it has been shown to (reveal_to), until it moves or is shuffled
   pieces    (kind, owner, location) -> count, for interchangeable pieces (units, coins)
   stack     the interpreter's frames: [block id, pc, env, aux]; envs are shared per call
   pending   the decision the game waits for, or None
@@ -25,7 +26,7 @@ SAVE_FORMAT = 1
 
 
 class State:
-    __slots__ = ("rules", "vars", "zones", "where", "facedown", "pieces", "stack", "pending",
+    __slots__ = ("rules", "vars", "zones", "where", "facedown", "shown", "pieces", "stack", "pending",
                  "rng", "log", "history", "over", "winners", "victory", "scores", "dirty", "steps", "_legal",
                  "seed", "_memo", "seats")
 
@@ -35,6 +36,7 @@ class State:
         self.zones: dict = {}
         self.where: dict = {}
         self.facedown: set = set()
+        self.shown: dict = {}
         self.pieces: dict = {}
         self.stack: list = []
         self.pending = None
@@ -60,6 +62,7 @@ class State:
         new.zones = {k: v.copy() for k, v in self.zones.items()}
         new.where = self.where.copy()
         new.facedown = self.facedown.copy()
+        new.shown = self.shown.copy() if self.shown else {}  # values are tuples: shared safely
         new.pieces = self.pieces.copy()
         envs = {}
         stack = []
@@ -103,6 +106,7 @@ class State:
             "vars": self.vars,
             "zones": self.zones,
             "facedown": sorted(self.facedown),
+            "shown": {k: list(v) for k, v in sorted(self.shown.items())},
             "pieces": [[k, o, loc, n] for (k, o, loc), n in self.pieces.items()],
             "stack": frames,
             "envs": envs,
@@ -146,6 +150,11 @@ class State:
                         raise SaveError(f"item {it!r} unknown or in two places")
                     st.where[it] = z
             st.facedown = set(d["facedown"])
+            st.shown = {}
+            for it, ps in (d.get("shown") or {}).items():
+                if it not in st.where or not isinstance(ps, list) or any(p not in st.seats for p in ps):
+                    raise SaveError(f"item {it!r} shown to unknown players {ps!r}")
+                st.shown[it] = tuple(ps)
             st.pieces = {}
             for kind, owner, loc, n in d["pieces"]:
                 if kind not in rules.kinds or (owner is not None and owner not in rules.piece_owners):
