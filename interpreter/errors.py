@@ -153,6 +153,7 @@ CODES = {
     "W201": "a function no rule uses",
     "W202": "a procedure no rule uses",
     "W301": "an item that starts nowhere and that no rule names",
+    "W302": "an item whose grants or abilities can never apply (no zone is active)",
 }
 
 

@@ -272,3 +272,27 @@ def test_scenarios_can_expect_log_lines(tmp_path, capsys):
                   "  log: [nothing like this]\n")
     code, out, _ = run(["test", "confrontation", str(sc)], capsys)
     assert code == 1 and "1 passed, 1 failed" in out and "'nothing like this'" in out
+
+
+def test_a_rule_failing_at_run_time_is_reported_in_rule_terms(tmp_path, capsys):
+    """A card whose effect takes the first item of an empty zone: the test command reports the
+    card file's line, the card, and what went wrong in the language's words, then goes on."""
+    game = tmp_path / "duel"
+    shutil.copytree(ROOT / "games" / "duel", game, ignore=shutil.ignore_patterns("scenarios", "mods"))
+    cards = game / "cards" / "chapter1.yaml"
+    text = cards.read_text()
+    line = text[:text.index("effect: gain(2)")].count("\n") + 1
+    cards.write_text(text.replace("effect: gain(2)", "effect: gain(top(box, 1)[0])", 1))
+    (game / "scenarios").mkdir()
+    sc = game / "scenarios" / "broken.yaml"
+    sc.write_text("- name: plays the broken card\n  cites: none\n  seed: 1\n"
+                  "  setup: {vars: {current: fellowship}, to_act: fellowship, items: {c1_09: layout1.E1}}\n"
+                  "  actions: [take:c1_09:play]\n  expect: [coins(fellowship) == 5]\n"
+                  "- name: a scenario after it still runs\n  cites: none\n  expect: [chapter == 1]\n")
+    code, out, err = run(["test", str(game)], capsys)
+    assert code == 1
+    assert f"chapter1.yaml:{line} (effect of c1_09): index 0 of an empty list" in out
+    assert "while resolving Treasure: 2 coins [c1_09]" in out and "scenario 'plays the broken card'" in out
+    assert "1 passed, 1 failed" in out
+    for python in ("Traceback", "TypeError", "NoneType", "IndexError"):
+        assert python not in out + err

@@ -692,6 +692,10 @@ class Compiler:
         name, idx, op, e = node.a
         code, t = self.code(e, scope, src)
         r = self.r
+        if op != "=":  # += and -= count: a parameter given here is a number
+            target = scope[name][2] if name in scope else r.var_types.get(name, ANY)
+            if target != "list":
+                self._need(e, scope, "int", src)
         dirty = ""
         if idx is None and name in scope and scope[name][0] == "local":
             target = f"env[{scope[name][1]!r}]"

@@ -741,6 +741,13 @@ class Builder:
                 if not r.adj.get(name) and not into.get(name):
                     self.err(e.source, e.path, "W101", f"region '{name}' has no connection",
                              "add it to connections:, or remove the region", key=True)
+        if not any(z.active for z in r.zones.values()):
+            for iid, e in spec.items.items():
+                for key in ("grants", "abilities"):
+                    if iid in r.props and e.value.get(key):
+                        self.err(e.source, e.at(key), "W302", f"item '{iid}' has {key}, but no zone is active: "
+                                 "they can never apply", "mark the zone where such items lie in play with "
+                                 "active: true", key=True)
         for iid, e in spec.items.items():
             if iid in r.props and iid not in r.start_zone and iid not in used:
                 self.err(e.source, e.path + ("id",), "W301",

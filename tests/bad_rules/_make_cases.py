@@ -476,6 +476,17 @@ case("zone_bad_visibility", "a zone visible in a way that does not exist",
 case("unknown_connection_kind_in_reach", "reach along a kind of connection the board lacks",
      [R("game.yaml", "  opp: other(me)", "  opp: other(me)\n  far(r): reach(r, 'river', regions())")],
      E("E306", "game.yaml", "'river'", message="no connection of the board has kind 'river'"))
+case("procedure_arg_text_for_number", "a procedure given text where its body counts a number",
+     [R("game.yaml", "  pass:\n    do: gain(1)", "  pass:\n    do: gain('three')")],
+     E("E402", "game.yaml", "'three'", message="argument 'n' of 'gain' must be int, got str"))
+case("procedure_arg_passed_on", "text passed to a procedure that passes it on to one counting it",
+     [R("game.yaml", "  end_turn: current = opp", "  end_turn: current = opp\n  reward(k): gain(k)"),
+      R("game.yaml", "  pass:\n    do: gain(1)", "  pass:\n    do: reward('two')")],
+     E("E402", "game.yaml", "'two'", message="argument 'k' of 'reward' must be int, got str"))
+case("warn_abilities_never_apply", "items with grants and abilities in a game where no zone is active",
+     [R("game.yaml", "  allies: {per: players, active: true}", "  allies: {per: players}")],
+     E("W302", "tokens.yaml", "grants:", message="no zone is active"),
+     E("W302", "tokens.yaml", "abilities:", message="no zone is active"))
 
 
 main()
