@@ -84,3 +84,77 @@ def test_yaml_tags_cannot_build_python_objects(tmp_path):
     diags = check_game(str(game))
     assert any(d.code == "E001" for d in diags), "\n".join(map(str, diags))
     assert not marker.exists()
+
+
+# ------------------------------------------------------------------ resource bombs
+def _duel_with(tmp_path, setup_line, name="bomb"):
+    game = tmp_path / name
+    shutil.copytree(Path(__file__).resolve().parents[1] / "games" / "duel", game,
+                    ignore=shutil.ignore_patterns("mods", "scenarios"))
+    text = (game / "game.yaml").read_text()
+    old = "  setup: |\n    shuffle(deck[1])"
+    assert old in text
+    (game / "game.yaml").write_text(text.replace(old, f"  setup: |\n    {setup_line}\n    shuffle(deck[1])", 1))
+    return game
+
+
+BOMBS = [
+    "let x = count([count(range(0, 99999)) for i in range(0, 99999)])",   # 10^10 steps of work
+    "let x = count(flatten([range(0, 99999) for i in range(0, 99999)]))",  # 10^10 elements
+    "let x = [1] * 100000 + [2] * 100000",                                # a list too long
+    "let x = [t * 100000 for t in ['ab']]",                                # a text too long
+    "let x = 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 99999999999999999999999999999999999 * 99999999999999999999999999999999999999 * 9999999999999999999999999999999999999999999999999999999 * 99999999999999999999999999999999999999999999999999999999",
+    "while true { let y = [x for x in range(0, 99999)] }",                # work inside a loop
+]
+
+
+@pytest.mark.parametrize("line", BOMBS)
+def test_a_resource_bomb_stops_quickly_with_a_clear_error(tmp_path, line):
+    """Each bomb validates (nothing static is wrong with it) and then stops, at its line, within
+    a bounded time and memory, in a separate process with a memory cap."""
+    import json
+    import subprocess
+    import sys
+
+    game = _duel_with(tmp_path, line)
+    code = f"""
+import json, resource, sys, time
+resource.setrlimit(resource.RLIMIT_AS, (1500 * 2**20, 1500 * 2**20))
+sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})
+from interpreter import EngineError, load_game
+g = load_game({str(game)!r})
+t = time.perf_counter()
+try:
+    g.new_game(seed=1)
+    out = "no error"
+except EngineError as exc:
+    out = str(exc)
+print(json.dumps([out, time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss]))
+"""
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr[-2000:]
+    message, seconds, peak_kb = json.loads(res.stdout)
+    assert "game.yaml:" in message and "(procedure setup)" in message, message
+    assert any(w in message for w in ("work budget", "more than", "too large", "step budget")), message
+    assert seconds < 5, seconds
+    assert peak_kb < 500 * 1024, peak_kb
+
+
+def test_a_deep_expression_compiles_runs_and_leaves_later_loads_alone(tmp_path, monkeypatch):
+    """A 200-deep list validates, loads and runs; a game checked after it in the same process
+    still validates; the parse cache is written atomically, with no temporary file left."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    deep = "[" * 200 + "1" + "]" * 200
+    game = _duel_with(tmp_path, f"let x = {deep}\n    log('{{}}', count(x))", "deep")
+    assert check_game(str(game)) == []
+    st = load_game(str(game)).new_game(seed=1)
+    assert st.log[0] == "1"
+    assert check_game("duel") == [] and check_game(str(game)) == []
+    left = [p.name for p in (tmp_path / "cache" / "lotr-rules").iterdir()]
+    assert not [n for n in left if n.endswith(".tmp") or n.startswith("tmp")], left
+
+
+def test_a_too_deep_expression_is_a_syntax_error_not_a_crash(tmp_path):
+    game = _duel_with(tmp_path, "let x = " + "not " * 1000 + "true", "deeper")
+    errors = [d for d in check_game(str(game)) if d.severity == "error"]
+    assert [d.code for d in errors] == ["E201"] and "nested more than" in errors[0].message

@@ -16,6 +16,7 @@ from ..errors import EngineError, explain_exception
 
 def _evaluate(ev, state, player):
     """The game's agent.evaluate for a player; a failing rule is an EngineError, as in play."""
+    state.work = 0  # an evaluation has a work budget of its own
     try:
         return ev(state, {"me": player})
     except Exception as exc:

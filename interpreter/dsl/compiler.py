@@ -30,6 +30,7 @@ import itertools
 import re
 
 from ..errors import Diagnostic, RuleFailure, describe_value, did_you_mean
+from .. import limits
 from . import registry
 from .parser import DSLSyntaxError, Node, parse, parse_expr
 
@@ -79,7 +80,7 @@ class Compiler:
         self._functions: dict = {}  # game function name -> (python name, type, reads)
         # the namespace of generated code: helpers and constants
         self.ns = {"_P": rules.props, "_E": {}, "_items": _items, "_seq": _seq, "_index": _index,
-                   "_MISS": _MISSING, "_mul": _mul, "_range": _range}
+                   "_MISS": _MISSING, "_mul": limits.mul, "_add": limits.add, "_each": limits.each}
         self.reads: list[set] = []  # open collectors of the channels an expression reads
         self.used: set = set()  # names of symbols, functions and procedures some rule uses
         self._inlining: list[str] = []
@@ -88,6 +89,7 @@ class Compiler:
         self._param_of: dict = {}   # id(scope entry) -> (entry, owner, index)
         self._needs: dict = {}      # (owner, index) -> {type: where it is needed}
         self._calls: list = []      # (owner, index, arg type, arg node, src, arg's own param key)
+        self._heights: list = []    # see code(): deep code is split into helper functions
 
     # ------------------------------------------------------------ diagnostics
     def error(self, src: Src, node, code, message, hint=""):
@@ -282,12 +284,39 @@ class Compiler:
         code, typ = self.code(node, scope, src)
         return self.function(code), typ
 
+    HOIST_EVERY = 30  # nesting levels of generated code between two helper functions
+
     def code(self, node: Node, scope: dict, src: Src):
         m = getattr(self, "x_" + node.kind, None)
         if m is None:
             self.error(src, node, "E404", f"{node.kind} is not an expression")
             return "None", ANY
-        return m(node, scope, src)
+        heights = self._heights  # the nesting height of each piece of code being generated
+        heights.append(0)
+        try:
+            c, t = m(node, scope, src)
+        finally:
+            h = heights.pop() + 1
+        if h >= self.HOIST_EVERY:
+            c, h = self._hoist(c, scope), 1
+        if heights and heights[-1] < h:
+            heights[-1] = h
+        return c, t
+
+    def _hoist(self, code: str, scope: dict) -> str:
+        """A deeply nested piece of generated code moved into a helper function of its own, so
+        any expression the parser accepts compiles (Python refuses code nested ~200 deep). The
+        helper takes the names the piece uses from the code around it (parameters, loop
+        variables) as arguments."""
+        names = sorted({v for k, v, *_ in scope.values() if k == "code" and re.search(rf"\b{v}\b", code)})
+        args = "".join(", " + n for n in names)
+        name = f"_h{next(_counter)}"
+        src = f"def {name}(st, env{args}):\n    return {code}\n"
+        try:
+            exec(compile(src, f"<effect {name}>", "exec"), self.ns)
+        except (SyntaxError, RecursionError, MemoryError) as exc:
+            raise GeneratedCodeError(str(exc)) from None
+        return f"{name}(st, env{args})"
 
     def x_const(self, node, scope, src):
         v = node.a[0]
@@ -308,7 +337,7 @@ class Compiler:
         inner[var] = ("code", pv, ANY)
         ec, _ = self.code(elem, inner, src)
         cc = f" if {self.code(cond, inner, src)[0]}" if cond is not None else ""
-        return f"[{ec} for {pv} in {itc}{cc}]", "list"
+        return f"[{ec} for {pv} in _each(st, {itc}){cc}]", "list"  # walking a list draws on the budget
 
     def x_attr(self, node, scope, src):
         base, prop = node.a
@@ -374,7 +403,14 @@ class Compiler:
             if op in "-/%":
                 for on in ((operands[0], o) if op else ()):
                     self._need(on, scope, "int", src)
-            code = f"_mul({code}, {g})" if op == "*" else f"({code} {self._PYOP[op]} {g})"
+            if self._heights and code.count("(") > 4 * self.HOIST_EVERY:  # a long chain: keep it shallow
+                code = self._hoist(code, scope)
+            if op == "*":
+                code = f"_mul(st, {code}, {g})"
+            elif op == "+" and (typ != "int" or gt != "int"):  # may be lists or texts: sized, charged
+                code = f"_add(st, {code}, {g})"
+            else:
+                code = f"({code} {self._PYOP[op]} {g})"
             typ = "list" if "list" in (typ, gt) else "int"
         return code, typ
 
@@ -984,29 +1020,6 @@ def _seq(st, v):
     if isinstance(v, str):
         return _items(st, v) if v in st.rules.zones else [v]
     return v if v is not None else []
-
-
-MAX_LIST = 100_000
-MAX_BITS = 256
-
-
-def _mul(a, b):
-    """Multiplication with limits, so that no rule can build a huge number or list."""
-    if isinstance(a, list) or isinstance(b, list):
-        lst, n = (a, b) if isinstance(a, list) else (b, a)
-        if len(lst) * max(n, 0) > MAX_LIST:
-            raise OverflowError(f"a list of more than {MAX_LIST} elements")
-        return lst * n
-    v = a * b
-    if v.bit_length() > MAX_BITS:
-        raise OverflowError("a number too large for a rule")
-    return v
-
-
-def _range(a, b):
-    if b - a > MAX_LIST:
-        raise OverflowError(f"a range of more than {MAX_LIST} numbers")
-    return list(range(a, b))
 
 
 def _index(b, k):

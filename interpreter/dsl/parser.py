@@ -35,14 +35,26 @@ _parsers: dict = {}  # the one LALR parser, built on first use
 
 
 def _cache_file() -> str:
+    """The parser cache's file, named by what the cached trees depend on: the grammar, this
+    module (the tree builder) and the installed Lark."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    digest = hashlib.sha256(GRAMMAR_PATH.read_bytes()).hexdigest()[:16]
+    h = hashlib.sha256(GRAMMAR_PATH.read_bytes())
+    try:
+        h.update(Path(__file__).read_bytes())
+        import importlib.util
+
+        spec = importlib.util.find_spec("lark")
+        if spec is not None and spec.origin:
+            st = os.stat(spec.origin)
+            h.update(f"{spec.origin}:{st.st_size}:{st.st_mtime_ns}".encode())
+    except OSError:
+        pass
     path = os.path.join(base, "lotr-rules")
     try:
         os.makedirs(path, exist_ok=True)
     except OSError:
         return ""
-    return os.path.join(path, f"effects-{digest}.lark.cache")
+    return os.path.join(path, f"effects-{h.hexdigest()[:16]}.lark.cache")
 
 
 def get_parser():
@@ -350,14 +362,22 @@ def save_ast_cache() -> None:
     import pickle
     import tempfile
 
-    try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
+    _ast_dirty = False
+    tmp = None
+    try:  # written whole to a temporary file, then renamed over the cache: never half a cache
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".ast-", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             pickle.dump(_ast_cache, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
-        _ast_dirty = False
-    except OSError:
+        tmp = None
+    except Exception:  # a cache is a convenience: a failed write never fails a load
         pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def parse(text: str, start: str = "start") -> Node:
@@ -370,22 +390,67 @@ def parse(text: str, start: str = "start") -> Node:
         return hit
     if len(text) > 100_000:
         raise DSLSyntaxError("effect text longer than 100,000 characters", 1, 1, "split it into procedures")
+    too_deep = DSLSyntaxError(f"expression nested more than {MAX_DEPTH} levels deep", 1, 1,
+                              "split it with let or into functions")
     try:
-        node = _parse(text, start)
+        with deep_recursion():
+            node = _parse(text, start)
     except RecursionError:
-        raise DSLSyntaxError("expression nested too deeply", 1, 1, "split it with let") from None
+        raise too_deep from None
     except Exception as exc:
         from lark.exceptions import VisitError
 
         if not isinstance(exc, VisitError):
             raise
+        if isinstance(exc.orig_exc, RecursionError):
+            raise too_deep from None
         raise DSLSyntaxError(f"cannot read a value: {exc.orig_exc}", 1, 1,
                              "numbers have at most a few thousand digits") from None
-    if len(cache) > 20000:
-        cache.clear()
-    cache[key] = node
-    _ast_dirty = True
+    if height(node) > MAX_DEPTH:
+        raise too_deep
+    if height(node) <= CACHE_DEPTH:  # very deep trees are not worth (nor safe) to pickle
+        if len(cache) > 20000:
+            cache.clear()
+        cache[key] = node
+        _ast_dirty = True
     return node
+
+
+MAX_DEPTH = 500    # the deepest tree the language accepts; every accepted tree compiles and runs
+CACHE_DEPTH = 60   # deeper trees are parsed again rather than kept in the on-disk cache
+
+
+class deep_recursion:
+    """Room for recursion while a deep (accepted) expression is parsed or compiled."""
+
+    LIMIT = 20_000
+
+    def __enter__(self):
+        import sys
+
+        self.old = sys.getrecursionlimit()
+        if self.old < self.LIMIT:
+            sys.setrecursionlimit(self.LIMIT)
+
+    def __exit__(self, *exc):
+        import sys
+
+        sys.setrecursionlimit(self.old)
+
+
+def height(node) -> int:
+    """The height of a tree of Nodes (without recursion, so any tree can be measured)."""
+    best = 0
+    stack = [(node, 1)]
+    while stack:
+        x, h = stack.pop()
+        if isinstance(x, Node):
+            if h > best:
+                best = h
+            stack.extend((c, h + 1) for c in x.a)
+        elif isinstance(x, (list, tuple)):
+            stack.extend((c, h) for c in x)
+    return best
 
 
 def _parse(text: str, start: str) -> Node:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import limits
 from ..engine import rng as _rng
 from ..errors import RuleFailure, describe_value
 
@@ -120,15 +121,13 @@ def _flatten(st, xs):
             out.extend(x)
         else:
             out.append(x)
-    return out
+    return limits.sized(st, out)
 
 
 @fn("range", "a:int", "b:int", returns="list")
 def _range(st, a, b):
     """The integers a, a+1, ..., b-1 (at most 100,000 of them)."""
-    if b - a > 100_000:
-        raise OverflowError("a range of more than 100000 numbers")
-    return list(range(a, b))
+    return limits.span(st, a, b)
 
 
 @fn("keys", "m:map", returns="list")
@@ -340,6 +339,8 @@ def shortfall_of(required: dict, providers: list) -> int:
     Fixed providers are matched first; the rest by augmenting paths (bipartite matching).
     """
     need = dict(required or {})
+    if sum(n for n in need.values() if isinstance(n, int)) > limits.MAX_LIST:
+        raise RuleFailure(f"a cost of more than {limits.MAX_LIST:,} symbols")
     flex = []
     for p in providers:
         if isinstance(p, list):

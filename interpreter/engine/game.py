@@ -81,6 +81,7 @@ class GameState(State):
     def _enumerate(self) -> dict:
         p = self.pending
         out = {}
+        self.work = 0  # listing actions has a work budget of its own
         if p is None or self.over:
             return out
         self._enumerate_into(p, out)
@@ -369,7 +370,7 @@ class Game:
 
 
 def _build(name_or_path: str, mods=()):
-    from ..dsl.parser import save_ast_cache
+    from ..dsl.parser import deep_recursion, save_ast_cache
     from ..errors import Diagnostic
     from ..loading.loader import load_spec
     from .build import build_rules
@@ -378,7 +379,8 @@ def _build(name_or_path: str, mods=()):
     rules = None
     if spec.game is not None:
         try:
-            rules = build_rules(spec)
+            with deep_recursion():  # every expression the parser accepts compiles
+                rules = build_rules(spec)
             save_ast_cache()
         except Exception as exc:  # checking must never end in a traceback
             if not spec.diags:

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from ..dsl.registry import stmt
 from ..errors import EngineError
-
-MAX_STEPS = 200_000
+from ..limits import MAX_STEPS
 
 
 def run(st) -> None:
     stack = st.stack
     blocks = st.rules.blocks
     steps = 0
+    st.work = 0
     while stack and st.pending is None:
         fr = stack[-1]
         blk = blocks[fr[0]]

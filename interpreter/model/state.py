@@ -27,7 +27,7 @@ SAVE_FORMAT = 1
 
 class State:
     __slots__ = ("rules", "vars", "zones", "where", "facedown", "shown", "pieces", "stack", "pending",
-                 "rng", "log", "history", "over", "winners", "victory", "scores", "dirty", "steps", "_legal",
+                 "rng", "log", "history", "over", "winners", "victory", "scores", "dirty", "steps", "work", "_legal",
                  "seed", "_memo", "seats")
 
     def __init__(self, rules):
@@ -51,6 +51,7 @@ class State:
         self.scores = None  # at the end: {player: number} when the rules give scores or payoffs
         self.dirty = False
         self.steps = 0
+        self.work = 0  # the work budget drawn since the interpreter last ran (interpreter.limits)
         self._legal = None
         self._memo = {}  # derived values: {read mask: {(function, me, args): value}}; see vm.forget
 
@@ -84,6 +85,7 @@ class State:
         new.scores = self.scores
         new.dirty = False
         new.steps = 0
+        new.work = 0
         new._legal = self._legal
         new._memo = {m: g.copy() for m, g in self._memo.items()}
         return new
