@@ -208,6 +208,9 @@ def _run(game, sc, source, path, where):
             _fail(where, f"expected the game to be over with winners {sc['winners']}")
         if sorted(st.winners) != sorted(sc["winners"]):
             _fail(where, f"winners {st.winners}, expected {sc['winners']}")
+    if "scores" in sc and st.scores != sc["scores"]:
+        _fail(where, f"scores {st.scores}, expected {sc['scores']}" if st.over else
+              f"expected the game to be over with scores {sc['scores']}")
     if "victory" in sc and st.victory != sc["victory"]:
         _fail(where, f"victory {st.victory!r}, expected {sc['victory']!r}")
     if sc.get("over") is False and st.over:
@@ -284,7 +287,8 @@ def _load_with_mods(root: str, mods: tuple):
     return load_game(root, mods=mods)
 
 
-EXPECTATIONS = ("expect", "legal", "illegal", "then_legal", "then_illegal", "log", "winners", "victory", "over")
+EXPECTATIONS = ("expect", "legal", "illegal", "then_legal", "then_illegal", "log", "winners", "victory", "scores",
+                "over")
 
 
 def check_file(src: Source) -> list:
