@@ -21,10 +21,20 @@ class Diagnostic:
         return "warning" if self.code.startswith("W") else "error"
 
     def __str__(self) -> str:
-        text = f"{self.path}:{self.line}:{self.col}: {self.severity}[{self.code}]: {self.message}"
+        text = (f"{one_line(self.path)}:{self.line}:{self.col}: {self.severity}[{self.code}]: "
+                f"{one_line(self.message)}")
         if self.hint:
-            text += f"\n    hint: {self.hint}"
+            text += f"\n    hint: {one_line(self.hint)}"
         return text
+
+
+def one_line(text) -> str:
+    """Text from a rule file made safe to print: control characters (escape sequences,
+    newlines) shown as escapes, so a diagnostic is one line and cannot restyle a terminal."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 class RuleError(Exception):

@@ -158,3 +158,81 @@ def test_a_too_deep_expression_is_a_syntax_error_not_a_crash(tmp_path):
     game = _duel_with(tmp_path, "let x = " + "not " * 1000 + "true", "deeper")
     errors = [d for d in check_game(str(game)) if d.severity == "error"]
     assert [d.code for d in errors] == ["E201"] and "nested more than" in errors[0].message
+
+
+# ------------------------------------------------------------------ hostile manifests and YAML
+MOD = "kind: mod\nname: evil\nversion: '1.0'\ngame: toy\n"
+
+
+def _toy_raw(tmp_path, game_bytes=None, mod_bytes=None, edit=None):
+    game = _toy_with(tmp_path, edit)
+    if game_bytes is not None:
+        (game / "game.yaml").write_bytes(game_bytes)
+    mods = []
+    if mod_bytes is not None:
+        (game / "mods" / "evil").mkdir(parents=True)
+        (game / "mods" / "evil" / "mod.yaml").write_bytes(mod_bytes)
+        mods = [str(game / "mods" / "evil")]
+    return game, mods
+
+
+TOY_TEXT = (TOY / "game.yaml").read_bytes()
+HOSTILE = [
+    # (what, game.yaml bytes or an edit, mod.yaml bytes, code, the message holds, line, col)
+    ("remove: pairs in a named section", None, MOD + "remove:\n  moves: [[pick, pass]]\n", "E101", "not a name", 6, 11),
+    ("remove: pairs of triggers", None, MOD + "remove:\n  triggers: [[win]]\n", "E101", "string", 6, 14),
+    ("remove: a mapping", None, MOD + "remove:\n  moves: {pick: 1}\n", "E101", "array", 6, 10),
+    ("a 5000-digit version", None, MOD.replace("'1.0'", "'" + "9" * 5000 + ".1'"), "E101",
+     "is not numbers joined by dots", 3, 10),
+    ("a version of 1e999", None, MOD.replace("'1.0'", "1e999"), "E101", "is not numbers", 3, 10),
+    ("a list as a key", ("vars:\n", "vars:\n  ? [a, b]\n  : 3\n"), None, "E001", "a key must be a plain", 20, 5),
+    ("a mapping as a key", ("vars:\n", "vars:\n  ? {a: 1}\n  : 3\n"), None, "E001", "a key must be a plain", 20, 5),
+    ("a byte that is not UTF-8", TOY_TEXT.replace(b"players: [red, blue]", b"players: [red, bl\xffue]"), None,
+     "E001", "not UTF-8", 4, 18),
+    ("a NUL character", TOY_TEXT.replace(b"players: [red, blue]", b"players: [red, bl\x00ue]"), None,
+     "E001", "U+0000 is not allowed", 4, 18),
+    ("an ANSI escape in a name", ("  log_order: 0\n", "  log_order: 0\n  \x1b[31mred\x1b[0m: 1\n"), None,
+     "E001", "U+001B is not allowed", 23, 3),
+    ("a newline inside a name", ("  log_order: 0\n", '  log_order: 0\n  "a\\nb": 1\n'), None,
+     "E101", "'a\\nb' is not a valid name", 23, 3),
+    ("a name ending in a newline", ("  log_order: 0\n", '  log_order: 0\n  "abc\\n": 1\n'), None,
+     "E101", "is not a valid name", 23, 3),
+    ("an empty game.yaml", b"", None, "E003", "the file is empty", 1, 1),
+    ("a game.yaml of comments", b"# nothing\n\n# at all\n", None, "E003", "the file is empty", 1, 1),
+    ("an empty mod.yaml", None, "", "E003", "the file is empty", 1, 1),
+    ("a mod.yaml of comments", None, "# nothing here\n", "E003", "the file is empty", 1, 1),
+    ("an option whose default is no choice", ("  budget_loop: {default: false}",
+                                               "  budget_loop: {default: 7, choices: [1, 2]}"), None,
+     "E306", "not one of its choices", 7, 26),
+    ("two triggers of one id", ("  - id: edge\n", "  - id: win\n"), None, "E305", "two triggers are named 'win'", 79, 9),
+    ("an enum value twice", ("  suits: [cups, swords]", "  suits: [cups, swords, cups]"), None,
+     "E305", "lists 'cups' twice", 9, 25),
+    ("an assignment of the wrong type", ("    do: log('{} passes', me)", "    do: current = 3"), None,
+     "E402", "'current' holds player, not int", 43, 19),
+    ("add: triggers as a list", None, MOD + "add:\n  triggers:\n    - {id: late, when: 'true', do: log('x')}\n",
+     "E101", "needs a mapping of name: entry", 6, 3),
+]
+
+
+@pytest.mark.parametrize("what, game_part, mod_part, code, text, line, col", HOSTILE, ids=[h[0] for h in HOSTILE])
+def test_hostile_files_give_one_clean_diagnostic(tmp_path, what, game_part, mod_part, code, text, line, col):
+    edit = game_part if isinstance(game_part, tuple) else None
+    raw = game_part if isinstance(game_part, bytes) else None
+    mod = mod_part.encode() if isinstance(mod_part, str) else mod_part
+    game, mods = _toy_raw(tmp_path, raw, mod, edit)
+    diags = [d for d in check_game(str(game), mods=mods) if d.severity == "error"]
+    hits = [d for d in diags if d.code == code and text in d.message]
+    assert hits, "\n".join(map(str, diags))
+    assert (hits[0].line, hits[0].col) == (line, col), str(hits[0])
+    for d in diags:  # one line each, nothing that restyles a terminal
+        printed = str(d)
+        assert printed.count("\n") <= 1 and "\x1b" not in printed and "\x00" not in printed
+
+
+def test_a_huge_rule_file_is_refused_fast(tmp_path):
+    big = "  log_order: 0\n" + "".join(f"  v{i}: {i}\n" for i in range(400_000))
+    game = _toy_with(tmp_path, ("  log_order: 0\n", big))
+    t = time.perf_counter()
+    diags = check_game(str(game))
+    assert time.perf_counter() - t < 2
+    assert [d.code for d in diags] == ["E002"] and "at most 4 MB" in diags[0].message

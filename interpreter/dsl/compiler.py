@@ -728,10 +728,16 @@ class Compiler:
         name, idx, op, e = node.a
         code, t = self.code(e, scope, src)
         r = self.r
+        target = scope[name][2] if name in scope else r.var_types.get(name, ANY)
         if op != "=":  # += and -= count: a parameter given here is a number
-            target = scope[name][2] if name in scope else r.var_types.get(name, ANY)
             if target != "list":
                 self._need(e, scope, "int", src)
+            if not _compatible("int|list", t) or (target not in (ANY, "none") and not _compatible("int|list", target)):
+                self.error(src, e, "E402", f"'{op}' needs numbers (or lists), got {t if t != ANY else target}")
+        elif name not in scope and target not in (ANY, "none") and t not in (ANY, "none") \
+                and not _compatible(target, t) and not (target == "str" and t.startswith("enum:")):
+            self.error(src, e, "E402", f"'{name}' holds {target}, not {t}",
+                       f"it was declared under vars: with a {target} value")
         dirty = ""
         if idx is None and name in scope and scope[name][0] == "local":
             target = f"env[{scope[name][1]!r}]"

@@ -143,6 +143,13 @@ class Builder:
             else:
                 r.seats[int(n)] = list(seated)
         for name, values in (g.get("enums") or {}).items():
+            seen = set()
+            for i, v in enumerate(values):
+                if v in seen:
+                    self.err(gs, ("enums", name, i), "E305", f"enum '{name}' lists '{v}' twice",
+                             "each value of an enum is a different name")
+                seen.add(v)
+            values = list(dict.fromkeys(values))
             r.enums[name] = list(values)
             self.sym(name, "list", list(values), gs, ("enums", name))
             for v in values:
@@ -330,6 +337,13 @@ class Builder:
             r.options[name] = d
             r.var_defs[name] = d["default"]
             r.var_types[name] = _type_of_value(r, d["default"])
+            choices = d.get("choices")
+            if isinstance(choices, list) and d["default"] not in choices:
+                self.err(gs, ("options", name, "default"), "E306",
+                         f"the default of option '{name}' is not one of its choices",
+                         f"choices: {', '.join(map(str, choices))}")
+            if isinstance(choices, list) and len(set(map(repr, choices))) != len(choices):
+                self.err(gs, ("options", name, "choices"), "E305", f"option '{name}' lists a choice twice")
         for name, d in (g.get("vars") or {}).items():
             path = ("vars", name)
             if name in r.symbols or name in r.var_defs:
@@ -639,10 +653,15 @@ class Builder:
 
     def _triggers(self, g, gs):
         r = self.r
+        ids = {}
         for i, d in enumerate(g.get("triggers") or []):
             if not isinstance(d, dict) or not all(k in d for k in ("id", "when", "do")):
                 continue  # the schema already reported it
             path = ("triggers", i)
+            if d["id"] in ids:  # its once-keys, and a mod naming it, would mix the two up
+                self.err(gs, path + ("id",), "E305", f"two triggers are named '{d['id']}'",
+                         f"the first is trigger number {ids[d['id']] + 1}; give each its own id")
+            ids.setdefault(d["id"], i)
             scope = {"me": ("local", "me", "player")}
             params = []
             reads = set()  # what the domains and the condition read: the trigger's channels
@@ -685,7 +704,13 @@ class Builder:
         r.listeners.setdefault(ev, []).append((this, cond, block))  # run by vm.dispatch
 
     def _listeners(self, g, gs):
+        ids = set()
         for i, d in enumerate(g.get("listeners") or []):
+            lid = d.get("id") if isinstance(d, dict) else None
+            if lid is not None and lid in ids:
+                self.err(gs, ("listeners", i, "id"), "E305", f"two listeners are named '{lid}'",
+                         "give each its own id (a mod names a listener by it)")
+            ids.add(lid)
             self._ability(d, gs, ("listeners", i), None)
 
     def _item_code(self):

@@ -143,15 +143,38 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+MAX_FILE_BYTES = 4 * 2**20  # a rule file larger than this is refused before it is read
+
+
 def read_source(path: Path, spec: Spec) -> Source | None:
+    """A rule file read and parsed, or None after a diagnostic saying why it cannot be: too
+    large, not UTF-8 (at the offending byte), not YAML, or empty."""
+    name = _display(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        spec.diags.append(Diagnostic(_display(path), 1, 1, "E002", f"cannot read file: {exc}"))
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            spec.diags.append(Diagnostic(name, 1, 1, "E002", f"the file is {size / 2**20:.1f} MB; a rule file "
+                                         f"may be at most {MAX_FILE_BYTES // 2**20} MB", "split it into several files"))
+            return None
+        raw = path.read_bytes()
+    except OSError as exc:
+        spec.diags.append(Diagnostic(name, 1, 1, "E002", f"cannot read file: {exc.strerror or exc}"))
         return None
-    src = Source(str(path), text, _display(path))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        col = len(raw[raw.rfind(b"\n", 0, exc.start) + 1:exc.start].decode("utf-8", "replace")) + 1
+        spec.diags.append(Diagnostic(name, line, col, "E001", f"the file is not UTF-8 text: byte "
+                                     f"0x{raw[exc.start]:02x} cannot be read", "save the file as UTF-8"))
+        return None
+    src = Source(str(path), text, name)
     spec.sources.append(src)
+    n = len(spec.diags)
     if src.parse(spec.diags) is None and src.data is None:
+        if len(spec.diags) == n:  # nothing but comments and blank lines
+            spec.diags.append(Diagnostic(name, 1, 1, "E003", "the file is empty",
+                                         "a rule file starts with kind: game, board, cards or mod"))
         return None
     return src
 

@@ -202,8 +202,9 @@ _COMPARE = {">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": opera
 
 
 def _version(text) -> tuple | None:
+    """A version as numbers (each at most 9 digits), or None when it is not one."""
     text = str(text)
-    return tuple(int(x) for x in text.split(".")) if re.fullmatch(r"\d+(\.\d+)*", text) else None
+    return tuple(int(x) for x in text.split(".")) if re.fullmatch(r"\d{1,9}(\.\d{1,9}){0,7}", text) else None
 
 
 def _satisfies(have: tuple, want: str) -> bool | None:
@@ -288,7 +289,7 @@ class _Mods:
         data = src.data
         ok = check_schema(src, "mod", self.spec)
         if "version" in data and _version(data["version"]) is None:
-            self.error(src, ("version",), "E101", f"version {data['version']!r} is not numbers joined by dots",
+            self.error(src, ("version",), "E101", f"version {str(data['version'])[:40]!r} is not numbers joined by dots",
                        "e.g. version: 1.2.0")
         game = self.layers.base.data.get("name")
         if data.get("game") != game:
@@ -383,6 +384,10 @@ class _Mods:
         elif op == "remove":
             table = self.layers.table(section)
             for i, key in enumerate(entries if isinstance(entries, list) else []):
+                if not isinstance(key, str):
+                    self.error(src, at + (i,), "E101", f"remove: {section} lists names; this is not a name",
+                               f"write remove: {{{section}: [name, ...]}}")
+                    continue
                 name = self._find(src, op, section, key, at + (i,), table)
                 if name is not None:
                     del table[name]

@@ -23,6 +23,10 @@ class _Loader(_Base):
     def construct_mapping(self, node, deep=False):
         seen = set()
         for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):  # a list or mapping used as a key
+                raise yaml.constructor.ConstructorError(
+                    "while reading a mapping", node.start_mark,
+                    "a key must be a plain name or number, not a list or mapping", key_node.start_mark)
             k = key_node.value
             if k in seen and key_node.tag != "tag:yaml.org,2002:merge":
                 self.duplicates.append((k, key_node.start_mark))
@@ -34,6 +38,10 @@ _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
 
 
 MAX_VALUES = 1_000_000
+
+
+def _code(ch) -> int:
+    return ord(ch) if isinstance(ch, str) and len(ch) == 1 else int(ch) if isinstance(ch, int) else 0
 
 
 def _expanded_size(data, limit) -> int:
@@ -79,6 +87,13 @@ class Source:
             diags.append(Diagnostic(self.display, 1, 1, "E001", f"YAML value cannot be read: {what}",
                                     "numbers have at most a few thousand digits; nesting stays shallow"))
             return None
+        except yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, escapes...)
+            line, col = self.offset_pos(exc.position)
+            diags.append(Diagnostic(self.display, line, col, "E001",
+                                    f"YAML syntax error: character U+{_code(exc.character):04X} is not allowed in a "
+                                    "rule file",
+                                    "remove control characters (NUL, escape sequences) from the file"))
+            return None
         except yaml.YAMLError as exc:
             problem = getattr(exc, "problem", None) or str(exc)
             context = getattr(exc, "context", None) or ""
@@ -104,6 +119,11 @@ class Source:
                                     f"duplicate key '{key}' (YAML would silently keep only the last one)",
                                     "give each entry its own name"))
         return self.data
+
+    def offset_pos(self, offset: int) -> tuple[int, int]:
+        """1-based (line, col) of a character offset in the text."""
+        before = self.text[:max(0, offset)]
+        return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
 
     def node(self, path: tuple):
         if self._root is None:
