@@ -36,7 +36,13 @@ def over_budget() -> BudgetExceeded:
 
 def each(st, xs):
     """The list a comprehension walks, charged to the work budget."""
-    w = st.work + len(xs)
+    try:
+        n = len(xs)
+    except TypeError:
+        from .errors import describe_value
+
+        raise RuleFailure(f"'[... for ... in xs]' needs a list, not {describe_value(xs)}") from None
+    w = st.work + n
     st.work = w
     if w > WORK_LIMIT:
         raise over_budget()

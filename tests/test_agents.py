@@ -28,7 +28,7 @@ def test_mcts_determinizes_only_what_the_player_cannot_see(duel):
 
 def test_greedy_beats_random(duel):
     """The greedy baseline wins most games against random play (a sanity check of evaluate)."""
-    from interpreter.cli import _sim_batch
+    from interpreter.cli.simulate import _sim_batch
 
     res = _sim_batch(("duel", ["greedy", "random"], list(range(30)), 0, None, (), None))
     greedy = sum(1 for r in res if r["winners"] == ["fellowship"])

@@ -222,8 +222,8 @@ AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
 def agent_known(name: str) -> bool:
     """True for an agent name, optionally with a number: greedy:1 (look-ahead depth), mcts:400
     (iterations)."""
-    base, _, arg = name.partition(":")
-    return base in AGENTS and (not arg or arg.isdigit())
+    base, _, arg = str(name).partition(":")
+    return base in AGENTS and (not arg or (arg.isdigit() and 1 <= int(arg) <= 1_000_000))
 
 
 def make_agent(name: str, seed: int = 0):

@@ -332,6 +332,8 @@ class Compiler:
     def x_comp(self, node, scope, src):
         elem, var, it, cond = node.a
         itc, ityp = self.to_list(*self.code(it, scope, src))
+        if ityp in ("int", "bool", "player", "region", "item", "kind", "track") or ityp.startswith("enum:"):
+            self.error(src, it, "E402", f"'[... for {var} in ...]' needs a list, got {ityp}")
         pv = f"v_{var}_{next(_counter)}"
         inner = dict(scope)
         inner[var] = ("code", pv, ANY)

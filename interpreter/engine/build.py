@@ -77,6 +77,7 @@ class Builder:
         g = spec.game.value
         gs = spec.game.source
         r.root = spec.root
+        r.mods = tuple(str(m) for m in spec.mods)
         r.name = g.get("name", "")
         r.title = g.get("title", r.name)
         h = hashlib.sha256(GRAMMAR_PATH.read_bytes())

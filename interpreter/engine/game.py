@@ -182,6 +182,8 @@ class GameState(State):
                     setattr(self, name, getattr(snapshot, name))
                 raise
         aid = action.id if isinstance(action, Action) else action
+        if not isinstance(aid, str):
+            raise IllegalAction(f"an action is an Action or its id (a text), not {type(aid).__name__}")
         a = self._legal_now().get(aid)
         if a is None:
             if self.over:
@@ -361,12 +363,65 @@ class Game:
             raise EngineError(f"{st.pending['player']} must act but no move is legal")
         return st
 
-    def state_from_json(self, text) -> GameState:
+    MAX_SAVE_BYTES = 64 * 2**20
+
+    def state_from_json(self, text, verify: bool = True) -> GameState:
+        """A saved game, or SaveError naming the first problem.
+
+        A save holds the state and the history that led to it (seed, options, players, every
+        action). With verify (the default) the history is replayed under these rules and the
+        result must equal the saved state in every field: a save loads only into a state the
+        rules can reach, whatever was edited in it. verify=False trusts the text (for saves the
+        program itself just made) and checks its structure only."""
+        if isinstance(text, (str, bytes)) and len(text) > self.MAX_SAVE_BYTES:
+            raise SaveError(f"the save is larger than {self.MAX_SAVE_BYTES // 2**20} MB")
         try:
             d = json.loads(text) if isinstance(text, (str, bytes)) else text
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise SaveError(f"save is not valid JSON: {exc}") from None
-        return GameState.from_dict(self.rules, d)
+        except RecursionError:
+            raise SaveError("save is nested too deeply to be a save") from None
+        st = GameState.from_dict(self.rules, d)
+        return self._replayed(st, d) if verify else st
+
+    def _replayed(self, saved, d) -> GameState:
+        """The state the saved history leads to, if it is the saved state."""
+        r = self.rules
+        options = {k: saved.vars.get(k) for k in r.options}
+        try:
+            st = self.new_game(seed=saved.seed, options=options,
+                               players=len(saved.seats) if r.seats else None)
+        except (ValueError, EngineError) as exc:
+            raise SaveError(f"the save's settings cannot start a game: {exc}") from None
+        if st.seats != saved.seats:
+            raise SaveError(f"the save seats {list(saved.seats)}, but {len(saved.seats)} players sit as "
+                            f"{list(st.seats)}")
+        for i, aid in enumerate(saved.history, 1):
+            try:
+                st.apply(aid)
+            except IllegalAction:
+                raise SaveError(f"the save's history does not follow the rules: action {i} ({str(aid)[:60]!r}) "
+                                "is not legal there") from None
+            except EngineError as exc:
+                raise SaveError(f"replaying the save's history failed at action {i}: {exc}") from None
+        want = json.loads(json.dumps(d, sort_keys=True))
+        got = json.loads(st.to_json())
+        if got != want:
+            raise SaveError(f"the save does not match its own history: {_first_difference(got, want)}")
+        return st
+
+
+def _first_difference(got, want, path="") -> str:
+    if isinstance(got, dict) and isinstance(want, dict):
+        for k in sorted(set(got) | set(want), key=str):
+            if got.get(k) != want.get(k):
+                return _first_difference(got.get(k), want.get(k), f"{path}.{k}" if path else str(k))
+    if isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
+        for i, (a, b) in enumerate(zip(got, want)):
+            if a != b:
+                return _first_difference(a, b, f"{path}[{i}]")
+    show = lambda v: (json.dumps(v)[:60] + "...") if len(json.dumps(v)) > 60 else json.dumps(v)  # noqa: E731
+    return f"{path or 'the state'} is {show(want)} in the save, {show(got)} by the rules"
 
 
 def _build(name_or_path: str, mods=()):

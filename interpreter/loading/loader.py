@@ -99,6 +99,7 @@ class Spec:
     items: dict = field(default_factory=dict)
     diags: list = field(default_factory=list)
     removed: dict = field(default_factory=dict)  # name -> which mod removed it, and where
+    mods: tuple = ()                              # the mods applied, as given
 
     def error(self, source, path, code, message, hint="", key=False):
         route = getattr(source, "route", None)  # a game merged with mods: point into the entry's own file
@@ -245,7 +246,7 @@ def _check_schema(src: Source, kind: str, spec: Spec, definition: str | None = N
 
 def load_spec(name_or_path: str, mods=()) -> Spec:
     root = resolve_game_dir(name_or_path)
-    spec = Spec(root=root)
+    spec = Spec(root=root, mods=tuple(mods))
     game_file = root / "game.yaml"
     if not game_file.is_file():
         spec.diags.append(Diagnostic(_display(game_file), 1, 1, "E002",

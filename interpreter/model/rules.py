@@ -98,6 +98,7 @@ class Rules:
         self.name = ""
         self.title = ""
         self.root = None
+        self.mods: tuple = ()        # the mods applied, as given (saves and logs name them)
         self.digest = ""
         self.players: list = []
         self.seats: dict = {}        # number of players -> the players seated, in turn order

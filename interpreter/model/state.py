@@ -105,6 +105,8 @@ class State:
             "rules_digest": self.rules.digest,
             "seed": self.seed,
             "seats": list(self.seats),
+            "options": {k: self.vars.get(k) for k in self.rules.options},
+            "mods": list(self.rules.mods),
             "vars": self.vars,
             "zones": self.zones,
             "facedown": sorted(self.facedown),

@@ -1,0 +1,181 @@
+"""The ``lotr-rules`` command line: one module per command, sharing cli/common.py (games, mods,
+options, agents and seats named on the command line) and cli/playout.py (one game played by
+agents). Nothing here knows a game: what is shown comes from the game's ``display:`` section.
+
+Exit codes, the same for every command: 0 done; 1 a rule or test failure (rule-file errors, a
+failing scenario, a log that does not replay, a rule failing while the game runs); 2 bad usage
+(an unknown game, mod, option, agent or file, a value out of range: one line on stderr);
+3 an internal error (a bug of lotr-rules: one line, with where to report it); 130 interrupted.
+No command ever prints a Python traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..errors import EngineError, SaveError
+from . import cards, merged, play, replay, schema, simulate, test, validate
+from .common import UsageError
+
+REPORT = "please report it to the lotr-rules project with the command you ran and the output of lotr-rules --version"
+
+
+def version() -> str:
+    try:
+        from importlib.metadata import version as v
+
+        return v("lotr-rules")
+    except Exception:
+        return "unknown"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports bad usage in one line (exit 2) and never exits on --help inside tests
+    differently from the command line."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _mod_option(p):
+    p.add_argument("--mod", action="append", default=[], metavar="PATH",
+                   help="apply a mod: a folder holding mod.yaml, or a name under the game's mods/ "
+                        "(repeatable, applied in order)")
+
+
+def _option_option(p):
+    p.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="set a game option (repeatable); `lotr-rules games` lists each game's options")
+
+
+def _players_option(p):
+    p.add_argument("--players", type=int, metavar="N",
+                   help="number of players, for games played by several counts (default: the game's)")
+
+
+def build_parser():
+    ap = _Parser(prog="lotr-rules", description="Run board games from YAML rule files.")
+    ap.add_argument("--version", action="version", version=f"lotr-rules {version()}")
+    sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser, metavar="COMMAND")
+
+    p = sub.add_parser("validate", help="check rule files; print path:line:col problems")
+    p.add_argument("paths", nargs="+", help="game names, game folders, or a folder of games")
+    p.add_argument("--format", choices=["text", "json", "github"], default="text",
+                   help="text (default), json for tools, github for GitHub Actions annotations")
+    _mod_option(p)
+    p.set_defaults(func=validate.run)
+
+    p = sub.add_parser("play", help="play or watch a game in the terminal")
+    p.add_argument("game", nargs="?", help="the game (may be left out with --load: the save names it)")
+    p.add_argument("--seed", type=int, help="the game's random seed (default: a new one, shown)")
+    p.add_argument("--agents", help="one per seat, or one for all: human, random, greedy, mcts, greedy:DEPTH, "
+                                    "mcts:ITERATIONS (default: you in the first seat against the game's "
+                                    "default agent on a terminal; the default agent everywhere otherwise)")
+    p.add_argument("--watch", action="store_true", help="let the computer play every seat")
+    p.add_argument("--save-log", metavar="FILE", help="write the game log (JSON) to this file at the end")
+    p.add_argument("--load", metavar="SAVE", help="resume a game saved with 's FILE' during play")
+    _option_option(p)
+    _players_option(p)
+    _mod_option(p)
+    p.set_defaults(func=play.run)
+
+    p = sub.add_parser("simulate", help="play many games between agents and report statistics")
+    p.add_argument("game")
+    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    p.add_argument("--agents", help="one per seat, or one for all: random, greedy, mcts, greedy:DEPTH, "
+                                    "mcts:ITERATIONS (default: the game's default agent, else random)")
+    p.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
+    p.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
+    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    p.add_argument("--progress", action="store_true", help="show the progress bar even without a terminal")
+    _option_option(p)
+    _players_option(p)
+    _mod_option(p)
+    p.set_defaults(func=simulate.run)
+
+    p = sub.add_parser("replay", help="re-run a saved game log and check it matches")
+    p.add_argument("log", help="a game log written by play --save-log")
+    p.add_argument("-v", "--verbose", action="store_true", help="print each action")
+    _mod_option(p)
+    p.set_defaults(func=replay.run)
+
+    p = sub.add_parser("test", help="run YAML rule scenarios: test GAME [FILE...], test GAMES_FOLDER, test FILE...")
+    p.add_argument("game", help="a game (its scenarios and its mods'), a folder of games, or a scenario file")
+    p.add_argument("files", nargs="*", help="scenario files (default: the game's and its mods' scenarios/)")
+    _mod_option(p)
+    p.set_defaults(func=test.run)
+
+    p = sub.add_parser("schema", help="print the JSON Schema of a kind of rule file (or 'dsl')")
+    p.add_argument("kind", nargs="?", help="game, board, cards, mod, scenario, common or dsl")
+    p.set_defaults(func=schema.run)
+
+    p = sub.add_parser("merged", help="print a game's rules after its mods, each entry with the file that set it")
+    p.add_argument("game")
+    _mod_option(p)
+    p.set_defaults(func=merged.run)
+
+    p = sub.add_parser("cards", help="list a game's cards, tiles and tokens with what they do")
+    p.add_argument("game")
+    p.add_argument("--type", help="only items of this type")
+    p.add_argument("--code", action="store_true", help="show each item's effect code instead of its text")
+    _mod_option(p)
+    p.set_defaults(func=cards.run)
+    return ap
+
+
+def _options_first(argv: list) -> list:
+    """Put each `--mod VALUE` right after the command, so it may also follow a list of files
+    (`test GAME FILE... --mod X`), which argparse cannot mix with a variable positional list."""
+    if not argv:
+        return argv
+    head, rest, mods = argv[:1], argv[1:], []
+    i = 0
+    while i < len(rest):
+        if rest[i] == "--mod" and i + 1 < len(rest):
+            mods += rest[i:i + 2]
+            i += 2
+        else:
+            head.append(rest[i])
+            i += 1
+    return head[:1] + mods + head[1:]
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(_options_first(list(sys.argv[1:] if argv is None else argv)))
+        return args.func(args) or 0
+    except SystemExit as exc:  # argparse (2), --help/--version (0), a rule-file report (1)
+        return exc.code if isinstance(exc.code, int) else 2
+    except UsageError as exc:
+        print(f"error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except SaveError as exc:
+        print(f"error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except EngineError as exc:
+        print(f"error: the rules failed while running: {_one_line(exc)}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return 0
+    except Exception as exc:  # a bug of ours: say so in one line, never a traceback
+        print(f"internal error ({type(exc).__name__}: {_one_line(exc)[:200]}); {REPORT}", file=sys.stderr)
+        return 3
+
+
+def _one_line(exc) -> str:
+    from ..errors import one_line
+
+    return " ".join(one_line(part) for part in str(exc).split("\n"))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,169 @@
+"""What the commands share: reading a game named on the command line, options, agents and
+seats, checked before anything runs; errors of usage as UsageError (exit 2)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..errors import RuleError
+
+
+class UsageError(Exception):
+    """Bad usage: an unknown game, option, agent or file; a value out of range. Exit 2."""
+
+
+def console(stderr=False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+def escape(text) -> str:
+    """Text from the rules, shown literally (rich would read '[...]' as markup)."""
+    from rich.markup import escape as rich_escape
+
+    from ..errors import one_line
+
+    return rich_escape(one_line(text) if "\n" not in str(text) else str(text))
+
+
+def known_games() -> list[str]:
+    from ..loading.loader import GAMES_DIR
+
+    return sorted(p.parent.name for p in GAMES_DIR.glob("*/game.yaml")) if GAMES_DIR.is_dir() else []
+
+
+def game_dir(name: str) -> Path:
+    """The folder of a game named on the command line, or UsageError with a did-you-mean."""
+    from ..errors import did_you_mean
+    from ..loading.loader import resolve_game_dir
+
+    p = resolve_game_dir(name)
+    if (p / "game.yaml").is_file():
+        return p
+    games = known_games()
+    hint = did_you_mean(name, games)
+    raise UsageError(f"no game {name!r}" + (f"; {hint}" if hint else "") +
+                     f" (games: {', '.join(games)}; or a folder holding game.yaml)")
+
+
+def load(name: str, mods=()):
+    """Load a game with its mods; rule-file problems are printed and end the command (exit 1);
+    a game or mod that does not exist is a UsageError (exit 2)."""
+    from .. import load_game
+
+    root = game_dir(name)
+    check_mods(root, mods)
+    try:
+        return load_game(str(root), mods=mods)
+    except RuleError as exc:
+        for d in exc.diagnostics:
+            print(str(d), file=sys.stderr)
+        print(f"{len(exc.diagnostics)} problem(s) in the rule files of {name}", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
+def check_mods(root: Path, mods) -> None:
+    """Each mod named on the command line exists (a folder holding mod.yaml), else UsageError."""
+    from ..loading.mods import resolve_mod_dir
+
+    for m in mods:
+        folder = resolve_mod_dir(m, root)
+        if not (folder / "mod.yaml").is_file():
+            have = sorted(q.parent.name for q in (root / "mods").glob("*/mod.yaml"))
+            raise UsageError(f"no mod {m!r} for {root.name}" +
+                             (f" (its mods: {', '.join(have)}; or a folder holding mod.yaml)" if have
+                              else " (a mod is a folder holding mod.yaml)"))
+
+
+def game_dirs(path: str) -> list[Path]:
+    """The game folders a path names: one game, or every game in a folder of games."""
+    from ..loading.loader import resolve_game_dir
+
+    p = resolve_game_dir(path)
+    if (p / "game.yaml").is_file():
+        return [p]
+    if p.is_dir():
+        found = sorted(q.parent for q in p.glob("*/game.yaml"))
+        if found:
+            return found
+    return [p]
+
+
+def options(game, pairs) -> dict:
+    """--option name=value pairs, values read as YAML scalars (3, true, discard) and checked
+    against the option's choices."""
+    import yaml
+
+    out = {}
+    for pair in pairs or []:
+        name, eq, value = pair.partition("=")
+        opts = game.rules.options
+        if name not in opts:
+            from ..errors import did_you_mean
+
+            hint = did_you_mean(name, opts)
+            raise UsageError(f"unknown option {name!r} for {game.name}" + (f"; {hint}" if hint else "") +
+                             f" (options: {', '.join(opts) or 'none'})")
+        try:
+            v = yaml.safe_load(value) if eq and value else True
+        except yaml.YAMLError:
+            raise UsageError(f"option {name}: {value!r} is not a value (write e.g. {name}=3)") from None
+        if isinstance(v, (dict, list)) or (v is not None and not isinstance(v, (int, str, bool))):
+            raise UsageError(f"option {name}: {value!r} is not a single value")
+        choices = opts[name].get("choices")
+        if choices is not None and v not in choices:
+            raise UsageError(f"option {name} is one of {', '.join(map(str, choices))}, not {value!r}")
+        out[name] = v
+    return out
+
+
+def seats(game, players) -> tuple:
+    try:
+        return game.seating(players)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def agent_names(game, text, seated, humans_allowed=False) -> list[str]:
+    """One agent name per seat (one name stands for all), each a known agent."""
+    from ..agents import AGENTS, agent_known
+
+    names = [a.strip() for a in str(text).split(",")]
+    if len(names) == 1:
+        names = names * len(seated)
+    if len(names) != len(seated):
+        raise UsageError(f"--agents needs {len(seated)} names, one per seat ({', '.join(seated)}), "
+                         f"or one name for all")
+    for a in names:
+        if a == "human" and humans_allowed:
+            continue
+        if not agent_known(a):
+            raise UsageError(f"unknown agent {a!r}; agents: {', '.join(AGENTS)}"
+                             + (", human" if humans_allowed else "")
+                             + " (with a number of 1 or more: greedy:DEPTH, mcts:ITERATIONS)")
+    return names
+
+
+def writable_file(path: str | None, what: str) -> None:
+    """Check before a game that a file can be written there (not a folder, the folder exists)."""
+    if path is None:
+        return
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{what} {path!r} is a folder, not a file")
+    if not p.parent.exists():
+        raise UsageError(f"{what} {path!r}: the folder {str(p.parent)!r} does not exist")
+
+
+def read_text(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{what} {path!r} does not exist") from None
+    except IsADirectoryError:
+        raise UsageError(f"{what} {path!r} is a folder, not a file") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{what} {path!r} is not UTF-8 text") from None
+    except OSError as exc:
+        raise UsageError(f"{what} {path!r} cannot be read: {exc.strerror or exc}") from None

@@ -1,0 +1,156 @@
+"""`lotr-rules play GAME`: play or watch a game in the terminal."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..errors import EngineError, SaveError
+from .common import UsageError, agent_names, console as _console, escape, load, options as _options, read_text, seats, writable_file
+from .render import render
+
+
+def _ask_human(st, console, can_undo: bool):
+    """A number, an action id, or a command: u (undo your last decision), s FILE (save), q."""
+    acts = st.legal_actions()
+    console.print(f"[bold]{st.current_player}[/], choose:")
+    for i, a in enumerate(acts, 1):
+        console.print(f"  [cyan]{i:>3}[/] {escape(a.label)}  [dim]{escape(a.id)}[/]")
+    console.print("[dim]  b board · u undo · s FILE save · q quit[/]")
+    while True:
+        try:
+            raw = input("> ").strip()
+        except EOFError:
+            raise SystemExit(0) from None
+        if raw in ("q", "quit", "exit"):
+            raise SystemExit(0)
+        if raw == "b":
+            render(st, st.current_player, console)
+            continue
+        if raw == "u":
+            if can_undo:
+                return "undo"
+            console.print("[red]nothing to undo[/]")
+            continue
+        if raw.startswith("s "):
+            path = raw[2:].strip()
+            try:
+                Path(path).write_text(st.to_json())
+                console.print(f"saved to {path}; resume with: lotr-rules play {st.rules.name} --load {path}")
+            except OSError as exc:
+                console.print(f"[red]cannot save: {exc}[/]")
+            continue
+        if raw.isdigit() and 1 <= int(raw) <= len(acts):
+            return acts[int(raw) - 1]
+        for a in acts:
+            if a.id == raw:
+                return a
+        console.print("[red]type a number from the list, an action id, b, u, s FILE or q[/]")
+
+
+def log_record(game, st, options=None) -> dict:
+    """A game log: enough to replay the game anywhere (see docs/saves.md)."""
+    return {"game": game.name, "root": str(game.rules.root), "mods": list(game.rules.mods),
+            "rules_digest": game.rules.digest, "seed": st.seed, "options": options or {},
+            "players": len(st.seats), "actions": list(st.history), "winners": list(st.winners),
+            "victory": st.victory, "scores": st.scores, "digest": st.digest()}
+
+
+def _saved(path: str) -> dict:
+    """What a save says about the game it belongs to (its name, folder and mods)."""
+    text = read_text(path, "save")
+    try:
+        d = json.loads(text)
+    except (ValueError, RecursionError):
+        raise UsageError(f"{path!r} is not a save (not JSON)") from None
+    if not isinstance(d, dict) or not isinstance(d.get("game"), str):
+        raise UsageError(f"{path!r} is not a save of lotr-rules")
+    return {"text": text, "game": d["game"], "mods": [m for m in d.get("mods") or [] if isinstance(m, str)]}
+
+
+def run(args) -> int:
+    import random
+
+    from ..agents import make_agent
+
+    saved = _saved(args.load) if args.load else None
+    if args.game is None:
+        if saved is None:
+            raise UsageError("name a game to play (lotr-rules games lists them), or --load a save")
+        args.game, args.mod = saved["game"], args.mod or saved["mods"]
+    game = load(args.game, mods=args.mod)
+    writable_file(args.save_log, "--save-log")
+    if args.seed is None:
+        args.seed = random.SystemRandom().randrange(1, 1_000_000)
+    con = _console()
+    interactive = sys.stdin.isatty() and not args.watch
+    options = _options(game, args.option)
+    st = None
+    if saved is not None:
+        try:
+            st = game.state_from_json(saved["text"])
+        except SaveError as exc:
+            raise UsageError(f"{args.load}: {exc}") from None
+        args.seed = st.seed
+        options = {k: st.vars.get(k) for k in game.rules.options}
+    seated = st.seats if st is not None else seats(game, args.players)
+    robot = game.rules.default_agents or "random"
+    names = agent_names(game, args.agents or ",".join(["human" if interactive else robot] + [robot] * (len(seated) - 1)),
+                        seated, humans_allowed=True)
+    if "human" in names and not sys.stdin.isatty():
+        print(f"no terminal on standard input: a person cannot play; {robot} plays instead", file=sys.stderr)
+        names = [robot if n == "human" else n for n in names]
+    seat = dict(zip(seated, names))
+    agents = {p: make_agent(n, args.seed * 31 + i) for i, (p, n) in enumerate(seat.items()) if n != "human"}
+    if st is None:
+        try:
+            st = game.new_game(seed=args.seed, options=options, players=args.players)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    console = con
+    console.rule(game.rules.title)
+    console.print(f"seed {args.seed}; " + "; ".join(f"{p}: {n}" for p, n in seat.items())
+                  + (f"; options {options}" if options else ""))
+    humans = [p for p, n in seat.items() if n == "human"]
+    viewer = humans[0] if len(humans) == 1 else None  # several humans at one screen: public log
+    shown = 0
+    last_kind = None
+    undo = []  # states at the humans' earlier decisions
+    while not st.is_terminal():
+        p = st.current_player
+        if seat[p] == "human":
+            for line in st.log_for(p if len(humans) == 1 else None, shown):
+                console.print(f"[dim]· {escape(line)}[/]")
+            shown = len(st.log)
+            # the whole board at each new kind of decision; for a run of the same decision
+            # (placing one battalion after another) only the news: b shows the board again
+            kind = (st.pending["type"], st.pending.get("label"))
+            if kind != last_kind or st.pending["type"] == "ask":
+                render(st, p, console)
+            last_kind = kind
+            a = _ask_human(st, console, bool(undo))
+            if a == "undo":
+                st = undo.pop()
+                shown = len(st.log)
+                console.print("[yellow]undone[/]")
+                continue
+            undo.append(st.clone())
+        else:
+            a = agents[p].act(st)
+        try:
+            st.apply(a, atomic=True)
+        except EngineError as exc:
+            console.print(f"[red]the rules failed on {a.id}: {exc}; the game is left as it was[/]")
+            return 1
+        if not humans:
+            for line in st.log_for(None, shown):
+                console.print(f"· {escape(line)}")
+            shown = len(st.log)
+    for line in st.log_for(viewer, shown):
+        console.print(f"· {escape(line)}")
+    render(st, humans[0] if humans else None, console)
+    console.rule(f"winners: {', '.join(st.winners) or 'none'} ({st.victory}) after {len(st.history)} actions")
+    if args.save_log:
+        Path(args.save_log).write_text(json.dumps(log_record(game, st, options), indent=1))
+        console.print(f"game log saved to {args.save_log}")
+    return 0
