@@ -138,10 +138,13 @@ def resolve_game_dir(name_or_path: str) -> Path:
 
 
 def _display(path: Path) -> str:
+    """A file's name in messages: relative to where the command runs when it lies below it,
+    else absolute."""
     try:
-        return os.path.relpath(path)
+        rel = os.path.relpath(path)
     except ValueError:
         return str(path)
+    return str(Path(path).resolve()) if rel.startswith("..") else rel
 
 
 MAX_FILE_BYTES = 4 * 2**20  # a rule file larger than this is refused before it is read
