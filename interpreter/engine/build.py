@@ -181,12 +181,34 @@ class Builder:
         for label, text in (disp.get("players") or {}).items():
             r.hud["players"][label] = self.c.expr_text(
                 text, self.src(gs, ("display", "players", label), "display"), dict(me))[0]
-        known = set(r.players) | {v for vals in r.enums.values() for v in vals}
+        known = (set(r.players) | {v for vals in r.enums.values() for v in vals} | set(r.kinds)
+                 | set(r.zone_families) | set(r.locations))
         for i, (k, v) in enumerate((disp.get("names") or {}).items()):
             if k not in known:
-                self.err(gs, ("display", "names", k), "E306", f"'{k}' is neither a player nor an enum value",
-                         did_you_mean(k, known) or "names: gives players and enum values their printed names")
+                self.err(gs, ("display", "names", k), "E306",
+                         f"'{k}' is not a player, an enum value, a piece kind, a place or a zone family",
+                         did_you_mean(k, known) or "names: gives these their printed names")
             r.names[k] = str(v)
+        for name, m in (disp.get("meters") or {}).items():
+            if not isinstance(m, dict) or "value" not in m:
+                continue  # the schema already reported it
+            at = ("display", "meters", name)
+            scope = dict(me)
+            value = self.c.expr_text(m["value"], self.src(gs, at + ("value",), f"meter {name}"), dict(scope))[0]
+            top = (self.c.expr_text(m["max"], self.src(gs, at + ("max",), f"meter {name}"), dict(scope))[0]
+                   if "max" in m else None)
+            marks = {int(k): str(v) for k, v in (m.get("marks") or {}).items() if str(k).lstrip("-").isdigit()}
+            r.hud["meters"][name] = {"value": value, "max": top, "per": m.get("per"), "marks": marks,
+                                     "doc": m.get("doc", "")}
+        r.hud["prompts"] = {str(k): str(v) for k, v in (disp.get("prompts") or {}).items()}
+        for t, text in (disp.get("items") or {}).items():
+            if t not in r.item_types:
+                self.err(gs, ("display", "items", t), "E306", f"unknown item type '{t}'",
+                         did_you_mean(t, r.item_types), key=True)
+                continue
+            r.hud["items"][t] = self.c.expr_text(text, self.src(gs, ("display", "items", t), f"display of {t}"),
+                                                 {"me": ("local", "me", "player"),
+                                                  "this": ("local", "this", "item")})[0]
         for label, text in (disp.get("regions") or {}).items():
             r.hud["regions"][label] = self.c.expr_text(
                 text, self.src(gs, ("display", "regions", label), "display"),

@@ -151,7 +151,8 @@ class Rules:
         self.default_agents = None  # agent: default
         self.turn_var = None        # turn: the variable naming whose turn it is
         self.names: dict = {}  # display: names (how players and enum values read)
-        self.hud = {"players": {}, "regions": {}, "zones": [], "player_zones": []}
+        self.hud = {"players": {}, "regions": {}, "zones": [], "player_zones": [], "meters": {}, "prompts": {},
+                    "items": {}}  # display: (engine.table turns it into what a table shows)
         self.item_text: dict = {}    # item -> its effect code, as written (for modders)
         self.item_words: dict = {}   # item -> its `text:`, what it does in words (for players)
         self.chan_bits: dict = {}

@@ -1,0 +1,185 @@
+"""What a table shows one player: the game's ``display:`` section turned into plain data, the one
+description that every front end draws (the terminal table, the browser board).
+
+``table(state, viewer)`` gives a JSON-able dict built from ``state.view(viewer)`` (zones, faces,
+the log, the pending decision) and the rules' static data (names, item texts, regions and their
+positions, connections). The display expressions of ``display:`` (players' fields, meters,
+region columns, item lines) are evaluated on the state; a game's display expressions must read
+public facts only (the leak tests of each front end check that no hidden item ever appears).
+
+    {"title", "viewer", "turn", "to_act", "over", "winners", "victory", "scores",
+     "players": [{"id", "name", "you", "to_act", "fields": [[label, text]]}],
+     "meters":  [{"id", "label", "owner", "value", "max", "marks": {space: text}}],
+     "board":   {"regions": [{"id", "name", "pos", "pieces": [[owner, kind, n]], "items": [...],
+                              "fields": [[label, text]]}],
+                 "connections": [{"a", "b", "kind", "directed"}]},
+     "zones":   [{"id", "title", "owner", "hidden", "count", "items": [item]}],
+     "log":     [line],
+     "decision": None | {"player", "prompt", "kind", "options": [{"id", "label", "group", "value"}]}}
+
+An item is {"id", "name", "type", "text", "line", "face": "up" | "down", "known", "available"};
+an item the viewer may not identify is {"id": None, "name": "?", "face": "down", "owner": ...}.
+"""
+from __future__ import annotations
+
+from ..model.rules import fmt_value
+
+
+def words(rules, v) -> str:
+    """A value as a table shows it: names for ids, yes/no, lists joined."""
+    if isinstance(v, list):
+        return ", ".join("/".join(words(rules, y) for y in x) if isinstance(x, list) else words(rules, x)
+                         for x in v) or "-"
+    if isinstance(v, dict):
+        return ", ".join(f"{words(rules, k)} {words(rules, x)}" for k, x in v.items()) or "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return rules.display(v)
+
+
+def _safe(f, st, env):
+    try:
+        return f(st, env)
+    except Exception:  # a display expression never breaks the game
+        return None
+
+
+def item(rules, st, iid, viewer, shown_as=None) -> dict:
+    """An item as the viewer sees it (shown_as: what view() put in its place)."""
+    if shown_as is not None and shown_as != iid:  # its back: '?' or '?owner'
+        owner = shown_as[1:] if isinstance(shown_as, str) and len(shown_as) > 1 else None
+        return {"id": None, "name": "?", "face": "down", "owner": owner}
+    p = rules.props.get(iid, {})
+    line = None
+    f = rules.hud["items"].get(p.get("type"))
+    if f is not None:
+        v = _safe(f, st, {"me": viewer, "this": iid})
+        line = None if v is None else words(rules, v)
+    return {"id": iid, "name": rules.display(iid), "type": p.get("type"), "text": rules.item_words.get(iid, ""),
+            "line": line, "face": "down" if iid in st.facedown else "up",
+            "props": {k: words(rules, v) for k, v in p.items()
+                      if k not in ("name", "type") and v not in (None, [], {}, False)}}
+
+
+def _zone(rules, st, zid, seen, viewer, title=None) -> dict:
+    zd = rules.zones[zid]
+    out = {"id": zid, "title": title or rules.display(zd.family) + (f" ({rules.display(zd.key)})" if zd.key else ""),
+           "owner": zd.owner}
+    if isinstance(seen, dict):  # hidden from the viewer: a count, and what was shown to them alone
+        out.update(hidden=True, count=seen["count"],
+                   items=[item(rules, st, i, viewer) for i in seen.get("known", ())])
+        return out
+    avail = None
+    if zd.tableau:
+        from ..dsl.registry import REGISTRY
+
+        avail = set(REGISTRY["available"].impl(st, zid))
+    items = []
+    for i, look in enumerate(seen):
+        if look is None:
+            items.append(None) if zd.tableau else None
+            continue
+        real = st.zones[zid][i]
+        it = item(rules, st, real, viewer, look)
+        if avail is not None:
+            it["available"] = real in avail
+            it["slot"] = zd.slot_names[i]
+        items.append(it)
+    out.update(hidden=False, count=sum(1 for x in items if x is not None), items=items)
+    if zd.tableau:
+        out["slots"] = list(zd.slot_names)
+    return out
+
+
+def decision(rules, st, viewer) -> dict | None:
+    """The pending decision, with its options in words, when it is the viewer's."""
+    p = st.pending
+    if p is None or st.over or p["player"] != viewer:
+        return None
+    prompts = rules.hud["prompts"]
+    kind = p["type"]
+    if kind == "ask":
+        prompt = prompts.get("ask", "your move")
+    else:
+        label = p.get("label", "")
+        prompt = prompts.get(label) or label.replace("_", " ") + "?"
+        if p.get("about") is not None:
+            prompt += f" ({rules.display(p['about'])})"
+    options = []
+    for a in st.legal_actions():
+        group = a.id.rsplit(":", 1)[0] if a.id.count(":") >= 2 else a.id.split(":", 1)[0]
+        options.append({"id": a.id, "label": a.label, "group": group,
+                        "value": None if kind == "ask" else fmt_value(a.payload) if kind == "choose" else a.payload})
+    return {"player": viewer, "kind": kind, "prompt": prompt, "options": options}
+
+
+def table(st, viewer=None) -> dict:
+    """Everything the viewer's table shows, as plain data (see the module's docstring)."""
+    rules = st.rules
+    v = st.view(viewer)
+    hud = rules.hud
+    turn = st.vars.get(rules.turn_var) if rules.turn_var else None
+    players = []
+    for p in st.seats:
+        fields = [[label, words(rules, _safe(f, st, {"me": p}))] for label, f in hud["players"].items()]
+        players.append({"id": p, "name": rules.display(p), "you": p == viewer, "to_act": p == st.current_player,
+                        "turn": p == turn, "fields": fields})
+    meters = []
+    for name, m in hud["meters"].items():
+        for owner in (st.seats if m["per"] == "players" else [None]):
+            env = {"me": owner if owner is not None else viewer}
+            value = _safe(m["value"], st, env)
+            top = _safe(m["max"], st, env) if m["max"] is not None else None
+            meters.append({"id": name, "label": name, "owner": owner, "value": value, "max": top,
+                           "marks": m["marks"], "doc": m["doc"]})
+    board = {"regions": [], "connections": []}
+    if rules.regions:
+        on_board = [f for f, keys in rules.zone_families.items() if keys == rules.regions]
+        by_region: dict = {}
+        for k, o, loc, n in v["pieces"]:
+            if loc in rules.props and n:
+                by_region.setdefault(loc, []).append([o, k, n])
+        for r in rules.regions:
+            props = rules.props[r]
+            items = []
+            for fam in on_board:
+                zid = f"{fam}.{r}"
+                seen = v["zones"][zid]
+                if isinstance(seen, dict):
+                    items += [{"id": None, "name": "?", "face": "down"}] * seen["count"]
+                else:
+                    items += [item(rules, st, st.zones[zid][i], viewer, look) for i, look in enumerate(seen)
+                              if look is not None]
+            fields = []
+            for label, f in hud["regions"].items():
+                x = _safe(f, st, {"me": viewer, "r": r})
+                if x not in (None, False, 0, "", []):
+                    fields.append([label, words(rules, x)])
+            board["regions"].append({"id": r, "name": rules.display(r), "pos": props.get("pos"),
+                                     "pieces": by_region.get(r, []), "items": items, "fields": fields,
+                                     "props": {k: words(rules, x) for k, x in props.items()
+                                               if k not in ("name", "pos") and x not in (None, [], {}, False)}})
+        nodes, edges = rules.board_data
+        pairs = {(a, b) for a, b, _ in edges}
+        done = set()
+        for a, b, attrs in edges:  # an undirected connection is two edges: shown once
+            if (b, a) in done:
+                continue
+            done.add((a, b))
+            board["connections"].append({"a": a, "b": b, "kind": attrs.get("kind") or None,
+                                         "directed": (b, a) not in pairs})
+    zones = []
+    for text, f in hud["zones"]:
+        zid = _safe(f, st, {"me": viewer})
+        if zid in rules.zones:
+            zones.append(_zone(rules, st, zid, v["zones"][zid], viewer))
+    for fam in hud["player_zones"]:
+        for p in st.seats:
+            zid = f"{fam}.{p}"
+            if zid in rules.zones:
+                zones.append(_zone(rules, st, zid, v["zones"][zid], viewer,
+                                   title=f"{rules.display(fam)} of {rules.display(p)}"))
+    return {"game": rules.name, "title": rules.title, "viewer": viewer, "turn": turn, "to_act": st.current_player,
+            "over": st.over, "winners": list(st.winners), "victory": st.victory, "scores": st.scores,
+            "players": players, "meters": meters, "board": board, "zones": zones, "log": v["log"],
+            "decision": decision(rules, st, viewer)}

@@ -1,0 +1,60 @@
+"""engine.table: what a table shows a player, as plain data (the one description the terminal
+table and the browser board both draw); it shows nothing hidden from its viewer."""
+import json
+import random
+
+import pytest
+
+from interpreter import load_game
+from interpreter.engine.table import table
+
+GAMES = {"duel": {}, "confrontation": {}, "risk": {"players": 3}, "war-of-the-ring": {}}
+
+
+def hidden_from(st, viewer) -> set:
+    """Ids of the items the viewer may not identify now."""
+    v = st.view(viewer)
+    out = set()
+    for zid, items in st.zones.items():
+        seen = v["zones"][zid]
+        known = set(seen.get("known", ())) if isinstance(seen, dict) else set(x for x in seen if x)
+        out |= {i for i in items if i is not None and i not in known}
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_table_is_plain_data_and_hides_what_its_viewer_may_not_see(name):
+    game = load_game(name)
+    rng = random.Random(3)
+    for seed in range(3):
+        st = game.new_game(seed=seed, **GAMES[name])
+        for step in range(rng.randrange(10, 80)):
+            if st.over:
+                break
+            if step % 7 == 0:
+                for viewer in list(st.seats) + [None]:
+                    t = table(st, viewer)
+                    text = json.dumps(t)  # plain data
+                    for iid in hidden_from(st, viewer):
+                        assert f'"{iid}"' not in text, (name, viewer, iid)
+                    if viewer == st.current_player:
+                        assert {o["id"] for o in t["decision"]["options"]} == {a.id for a in st.legal_actions()}
+                    else:
+                        assert t["decision"] is None
+            st.apply(rng.choice(st.legal_actions()))
+
+
+def test_the_duel_table_in_words():
+    st = load_game("duel").new_game(seed=1)
+    t = table(st, "sauron")
+    assert t["title"].startswith("The Lord of the Rings") and t["to_act"] == "sauron"
+    assert [p["id"] for p in t["players"]] == ["fellowship", "sauron"]
+    assert ["coins", "2"] in next(p for p in t["players"] if p["id"] == "sauron")["fields"]
+    regions = {r["id"]: r for r in t["board"]["regions"]}
+    assert regions["mordor"]["pieces"] == [["sauron", "unit", 2]] and len(regions) == 7
+    assert regions["mordor"]["pos"] and len(t["board"]["connections"]) == 10
+    layout = next(z for z in t["zones"] if z["id"] == "layout1")
+    shown = [i for i in layout["items"] if i and i["id"]]
+    assert shown and all(i["text"] and i["name"] for i in shown)
+    assert any(i and i["name"] == "?" for i in layout["items"])        # face-down cards stay backs
+    assert all(o["label"] for o in t["decision"]["options"])
