@@ -15,7 +15,7 @@ import os
 import sys
 
 from ..errors import EngineError, SaveError
-from . import cards, merged, play, replay, schema, simulate, test, validate
+from . import cards, games, merged, play, replay, schema, serve, simulate, test, validate
 from .common import UsageError
 
 REPORT = "please report it to the lotr-rules project with the command you ran and the output of lotr-rules --version"
@@ -116,6 +116,14 @@ def build_parser():
     p.add_argument("game")
     _mod_option(p)
     p.set_defaults(func=merged.run)
+
+    p = sub.add_parser("games", help="list the games with their player counts, options and mods")
+    games.add_arguments(p)
+    p.set_defaults(func=games.run)
+
+    p = sub.add_parser("serve", help="play in the browser: a local server drawing each game's board")
+    serve.add_arguments(p)
+    p.set_defaults(func=serve.run)
 
     p = sub.add_parser("cards", help="list a game's cards, tiles and tokens with what they do")
     p.add_argument("game")
