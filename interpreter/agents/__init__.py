@@ -23,6 +23,16 @@ def _evaluate(ev, state, player):
         raise EngineError(f"the game's agent: evaluate: failed: {explain_exception(exc)}") from None
 
 
+def outcome(state, player) -> float:
+    """How an ended game came out for a player: 1 when the player's side won alone (a team's
+    win is a win for each of its players), 0 when it shared the victory with another side
+    (or nobody won), -1 when it lost."""
+    if player not in state.winners:
+        return -1.0 if state.winners else 0.0
+    side = next((ms for ms in state.rules.teams_of(state.seats).values() if player in ms), [player])
+    return 1.0 if all(w in side for w in state.winners) else 0.0
+
+
 def _remapped(x, remap):
     if isinstance(x, list):
         return [_remapped(v, remap) for v in x]
@@ -50,9 +60,7 @@ class GreedyAgent:
 
     def _value(self, s, me, ev, depth):
         if s.over:
-            if me in s.winners:
-                return 10_000 if len(s.winners) == 1 else 0
-            return -10_000
+            return 10_000 * outcome(s, me)
         # still my decision inside the same effect (e.g. where to put the Units just bought):
         # look through it, so a move is judged by its completed effect
         if depth and s.current_player == me and s.pending["type"] != "ask":
@@ -157,7 +165,7 @@ class MCTSAgent:
 
     def _score(self, s, players, ev):
         if s.over:
-            return {p: (1.0 if len(s.winners) == 1 else 0.5) if p in s.winners else -1.0 for p in players}
+            return {p: outcome(s, p) for p in players}
         if ev is None:
             return {p: 0.0 for p in players}
         out = {}

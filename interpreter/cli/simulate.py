@@ -67,14 +67,18 @@ def run(args) -> int:
                 prog.update(job, advance=len(res))
     wall = time.perf_counter() - t0
     n = len(results)
-    wins = Counter()
-    for r in results:
-        if len(r["winners"]) == 1:
-            wins[r["winners"][0]] += 1
-        elif r["winners"]:
-            wins["shared"] += 1
+    teams = game.teams(args.players)
+    wins, team_wins = Counter(), Counter()
+    for r in results:  # a game won by the players of one side alone is a win for each of them
+        side = next((t for t, ms in teams.items() if r["winners"] and set(r["winners"]) <= set(ms)), None)
+        if side is not None:
+            team_wins[side] += 1
+            for w in r["winners"]:
+                wins[w] += 1
         else:
-            wins["none"] += 1
+            key = "shared" if r["winners"] else "none"
+            wins[key] += 1
+            team_wins[key] += 1
     victories = Counter(r["victory"] for r in results)
     lengths = sorted(r["actions"] for r in results)
     total_actions = sum(lengths)
@@ -83,6 +87,8 @@ def run(args) -> int:
         "seed": args.seed, "options": options,
         "wins": {k: wins.get(k, 0) for k in [*seated, "shared", "none"]},
         "win_rate": {k: round(wins.get(k, 0) / n, 4) for k in [*seated, "shared", "none"]},
+        "team_wins": ({k: team_wins.get(k, 0) for k in [*teams, "shared", "none"]}
+                      if any(len(ms) > 1 for ms in teams.values()) else None),
         "victory_types": dict(victories.most_common()),
         "length": {"mean": round(total_actions / n, 2), "min": lengths[0], "median": lengths[n // 2],
                    "max": lengths[-1]},
@@ -107,6 +113,15 @@ def run(args) -> int:
         extra = [str(summary["mean_scores"][k]) if k in seated else ""] if summary["mean_scores"] else []
         t.add_row(k, str(wins.get(k, 0)), f"{wins.get(k, 0) / n:.1%}", *extra)
     console.print(t)
+    if summary["team_wins"]:
+        tt = Table(title="wins by side")
+        tt.add_column("side")
+        tt.add_column("players")
+        tt.add_column("games", justify="right")
+        tt.add_column("rate", justify="right")
+        for k, c in summary["team_wins"].items():
+            tt.add_row(game.rules.display(k), ", ".join(teams.get(k, [])), str(c), f"{c / n:.1%}")
+        console.print(tt)
     v = Table(title="victory types")
     v.add_column("type")
     v.add_column("games", justify="right")

@@ -163,6 +163,42 @@ def _other(st, p):
     return ps[(ps.index(p) + 1) % len(ps)]
 
 
+@fn("teams", returns="list")
+def _teams(st):
+    """The sides of this game, in seat order of their first player (each player is a side of
+    its own when the game declares no teams:)."""
+    return list(st.rules.teams_of(st.seats))
+
+
+@fn("team_of", "p:player", returns="any")
+def _team_of(st, p):
+    """The team (side) a seated player belongs to."""
+    for t, ms in st.rules.teams_of(st.seats).items():
+        if p in ms:
+            return t
+    return None
+
+
+@fn("members", "t:any", returns="list")
+def _members(st, t):
+    """The seated players of a team, in seat order."""
+    ms = st.rules.teams_of(st.seats).get(t, ())
+    return [p for p in st.seats if p in ms]
+
+
+@fn("teammates", "p:player", returns="list")
+def _teammates(st, p):
+    """The other players of p's team."""
+    return [q for q in _members(st, _team_of(st, p)) if q != p]
+
+
+@fn("opponents", "p:player", returns="list")
+def _opponents(st, p):
+    """The seated players of the other teams."""
+    mine = _members(st, _team_of(st, p))
+    return [q for q in st.seats if q not in mine]
+
+
 # ---------------------------------------------------------------- board
 @fn("regions", returns="list")
 def _regions(st):

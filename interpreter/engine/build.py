@@ -62,6 +62,8 @@ class Builder:
             return per
         if per == "players":
             return list(self.r.players)
+        if per == "teams":  # every team of every seating, and each player (a team of its own without teams:)
+            return list(dict.fromkeys(self.r.team_names + list(self.r.players)))
         if per == "regions":
             return list(self.r.regions)
         if per in self.r.enums:
@@ -143,6 +145,29 @@ class Builder:
                 self.err(gs, path, "E402", f"seats for {n} players must list {n} different players")
             else:
                 r.seats[int(n)] = list(seated)
+        dp = g.get("default_players")
+        if isinstance(dp, int):
+            if r.seats and dp not in r.seats:
+                self.err(gs, ("default_players",), "E306", f"there are no seats for {dp} players",
+                         f"seats are given for {', '.join(map(str, sorted(r.seats)))}")
+            else:
+                r.default_players = dp
+        for n, teams in (g.get("teams") or {}).items():
+            n = int(n)
+            seated = r.seats.get(n, r.players if n == len(r.players) else None)
+            path = ("teams", n)
+            if seated is None:
+                self.err(gs, path, "E306", f"teams for {n} players, but no seats for {n}", key=True)
+                continue
+            members = [m for ms in teams.values() for m in ms]
+            if sorted(members) != sorted(seated):
+                self.err(gs, path, "E306", f"the teams for {n} players must hold each seated player once",
+                         f"seated: {', '.join(seated)}")
+                continue
+            r.teams[n] = {t: list(ms) for t, ms in teams.items()}
+            for t in teams:
+                if t not in r.team_names:
+                    r.team_names.append(t)
         for name, values in (g.get("enums") or {}).items():
             seen = set()
             for i, v in enumerate(values):

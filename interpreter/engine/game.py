@@ -310,9 +310,23 @@ class Game:
     def player_counts(self) -> list:
         return sorted(self.rules.seats) or [len(self.rules.players)]
 
-    def seating(self, players=None) -> tuple:
-        """The players seated for a number of players (None: the game's largest seating)."""
+    @property
+    def default_players(self) -> int:
+        """The number of players a game has when none is asked for."""
         r = self.rules
+        return r.default_players or (max(r.seats) if r.seats else len(r.players))
+
+    def teams(self, players=None) -> dict:
+        """{team: its seated players} for a number of players (each player its own team when the
+        game declares no teams)."""
+        return self.rules.teams_of(self.seating(players))
+
+    def seating(self, players=None) -> tuple:
+        """The players seated for a number of players (None: the game's default_players, else its
+        largest seating)."""
+        r = self.rules
+        if players is None:
+            players = r.default_players
         if players is None:
             return tuple(r.seats[max(r.seats)]) if r.seats else tuple(r.players)
         n = int(players)

@@ -102,6 +102,9 @@ class Rules:
         self.digest = ""
         self.players: list = []
         self.seats: dict = {}        # number of players -> the players seated, in turn order
+        self.teams: dict = {}        # number of players -> {team: [its seated players]}
+        self.team_names: list = []   # every team of every seating (per: teams keys)
+        self.default_players = None  # default_players:
         self.options: dict = {}
         self.enums: dict = {}
         self.symbols: dict = {}      # name -> (type, value)
@@ -178,6 +181,11 @@ class Rules:
                 g.add_edge(a, b, **attrs)
             self._graph = g
         return self._graph
+
+    def teams_of(self, seats: tuple) -> dict:
+        """{team: members} for a seating: as declared, else each player a team of its own."""
+        t = self.teams.get(len(seats))
+        return t if t is not None else {p: [p] for p in seats}
 
     def bit(self, chan: str) -> int:
         b = self.chan_bits.get(chan)
