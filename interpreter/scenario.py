@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from .dsl.compiler import Compiler, Src
+from .dsl.check import Src
 from .errors import EngineError, IllegalAction, RuleError, explain_exception
 from .loading.yamlsrc import Source
 
@@ -184,20 +184,18 @@ def _run(game, sc, source, path, where):
     for a in sc.get("then_illegal") or []:
         if a in {x.id for x in st.legal_actions()}:
             _fail(where, f"{a!r} should not be legal after the actions")
-    diags = []
-    comp = Compiler(game.rules, diags)
     for j, text in enumerate(sc.get("expect") or []):
-        f, _ = comp.expr_text(text, Src(source, tuple(path) + ("expect", j), "expectation"),
-                              {"me": ("local", "me", "player")})
-        if diags:
-            _fail(where, "bad expectation: " + "; ".join(str(d) for d in diags))
+        try:
+            f = game.expression(str(text), src=Src(source, tuple(path) + ("expect", j), "expectation"))
+        except RuleError as exc:
+            _fail(where, "bad expectation: " + "; ".join(str(d) for d in exc.diagnostics))
         env = {"me": st.current_player}
         try:
             holds = f(st, env)
         except Exception as exc:
             _fail(where, f"expectation {str(text).strip()!r} cannot be evaluated: {explain_exception(exc)}")
         if not holds:
-            why = _explain(comp, text, st, env)
+            why = _explain(game, text, st, env)
             _fail(where, f"expected {str(text).strip()!r} to hold" + (f": {why}" if why else ""))
     lines = st.log_for(None)
     for want in sc.get("log") or []:
@@ -232,23 +230,19 @@ def _check_turn(st, setup, where):
                      f"over, or to_act: {waiting} to keep it")
 
 
-def _explain(comp, text, st, env) -> str:
+def _explain(game, text, st, env) -> str:
     """What made an expectation false: the first false part of an `and`, and for a comparison
     the values of both sides (expected vs actual)."""
-    from .dsl.parser import parse_expr
+    from .build.expressions import falsehood
 
-    node = parse_expr(str(text))
-    scope = {"me": ("local", "me", "player")}
-    src = Src(None, (), "expectation")
-    while node is not None and node.kind == "and":
-        node = next((n for n in node.a[0] if not comp.expr(n, scope, src)[0](st, env)), None)
-    if node is None:
+    try:
+        found = falsehood(game, str(text), st, env)
+    except Exception:
         return ""
-    if node.kind == "cmp":  # values as ids, so they can be pasted back into a scenario
-        op, left, right = node.a
-        lv, rv = (comp.expr(n, scope, src)[0](st, env) for n in (left, right))
-        return f"the left side is {_as_rule_text(lv)}, the right side {_as_rule_text(rv)} ({op} does not hold)"
-    return ""
+    if found is None:
+        return ""
+    op, lv, rv = found
+    return f"the left side is {_as_rule_text(lv)}, the right side {_as_rule_text(rv)} ({op} does not hold)"
 
 
 def _as_rule_text(v) -> str:

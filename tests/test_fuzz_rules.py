@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import check_game
-from interpreter.engine import build
+from interpreter import build
 
 DUEL = Path(__file__).resolve().parents[1] / "games" / "duel"
 FILES = ["game.yaml", "cards/landmarks.yaml", "cards/alliances.yaml", "board.yaml", "cards/chapter3.yaml"]

@@ -122,15 +122,10 @@ def test_interpreter_names_no_game_noun():
 def test_dice_are_rolled_from_the_state_and_paired_after_sorting(toy):
     """DSL-BREADTH 24 (Risk): roll, sort highest first, compare pairwise; the roll is seeded
     in the state, so the same seed gives the same dice."""
-    from interpreter.dsl.compiler import Compiler, Src
-
-    diags = []
-    comp = Compiler(toy.rules, diags)
-    roll3, _ = comp.expr_text("sort([roll(6) for i in range(0, 3)], descending=true)", Src(None, ()), {})
-    pair, _ = comp.expr_text(
+    roll3 = toy.expression("sort([roll(6) for i in range(0, 3)], descending=true)", names=())
+    pair = toy.expression(
         "[i for i in range(0, min(count(sort([6, 2, 4], descending=true)), count([5, 5]))) "
-        "if sort([6, 2, 4], descending=true)[i] > sort([5, 5], descending=true)[i]]", Src(None, ()), {})
-    assert not diags
+        "if sort([6, 2, 4], descending=true)[i] > sort([5, 5], descending=true)[i]]", names=())
     a, b = toy.new_game(seed=9), toy.new_game(seed=9)
     da, db = roll3(a, {}), roll3(b, {})
     assert da == db and da == sorted(da, reverse=True) and all(1 <= d <= 6 for d in da)
@@ -163,13 +158,8 @@ def tiles():
 
 
 def _holds(game, st, *texts):
-    from interpreter.dsl.compiler import Compiler, Src
-
-    diags = []
-    comp = Compiler(game.rules, diags)
     for text in texts:
-        f, _ = comp.expr_text(text, Src(None, (), "test"), {"me": ("local", "me", "player")})
-        assert not diags, diags
+        f = game.expression(text)
         assert f(st, {"me": st.current_player}), text
 
 
@@ -252,8 +242,8 @@ def test_reveal_to_shows_a_hidden_item_to_one_player_only():
     assert top not in json.dumps(st.view("blue"))
     # red's agents do not resample what red has seen; blue's may
     agent = MCTSAgent(seed=1)
-    assert all(agent.determinize(st, "red").zones["bag"][-1] == top for _ in range(20))
-    assert any(agent.determinize(st, "blue").zones["bag"][-1] != top for _ in range(40))
+    assert all(st.resample("red", agent.rng).zones["bag"][-1] == top for _ in range(20))
+    assert any(st.resample("blue", agent.rng).zones["bag"][-1] != top for _ in range(40))
     # it survives a save, and a shuffle of its zone forgets it
     again = game.state_from_json(st.to_json())
     assert again.view("red")["zones"]["bag"]["known"] == [top]
@@ -267,8 +257,8 @@ def test_reveal_to_a_card_in_another_players_hand_and_known_to():
     card = st.zones["hand.blue"][0]
     st.apply("spy")
     assert st.view("red")["zones"]["hand.blue"]["known"] == [card]
-    from interpreter.dsl.registry import REGISTRY
-    known_to = REGISTRY["known_to"].impl
+    from interpreter.engine.primitives import IMPL
+    known_to = IMPL["known_to"]
     assert known_to(st, card, "red") and known_to(st, card, "blue")
     assert not known_to(st, st.zones["hand.red"][0], "blue")
     st.apply(f"pick:{st.zones['hand.blue'][0]}")       # blue plays it: it moves, face up for all

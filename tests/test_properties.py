@@ -5,7 +5,7 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.dsl.registry import shortfall_of
+from interpreter.engine.primitives import shortfall_of
 from test_engine import invariants
 
 SYMS = ["a", "b", "c", "d"]

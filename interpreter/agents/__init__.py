@@ -33,14 +33,6 @@ def outcome(state, player) -> float:
     return 1.0 if all(w in side for w in state.winners) else 0.0
 
 
-def _remapped(x, remap):
-    if isinstance(x, list):
-        return [_remapped(v, remap) for v in x]
-    if isinstance(x, dict):
-        return {k: _remapped(v, remap) for k, v in x.items()}
-    return remap.get(x, x) if isinstance(x, str) else x
-
-
 class RandomAgent:
     name = "random"
 
@@ -113,55 +105,8 @@ class MCTSAgent:
         self.iterations, self.depth, self.c = iterations, depth, c
 
     def determinize(self, state, player):
-        s = state.clone()
-        s.rng = self.rng.getrandbits(64)  # chance in the copy must not mirror the real future
-        rules = s.rules
-        owner_of, type_of = rules.item_owner, rules.item_type_of
-        # places whose items the player cannot tell apart, pooled: another player's private
-        # zones and hidden or face-down items of theirs (by owner and item type, across zones);
-        # unowned hidden or face-down items within their own zone
-        pools = {}
-        shown = s.shown
-        for zid, items in s.zones.items():
-            zd = rules.zones[zid]
-            private = zd.visibility == "owner" and zd.owner != player
-            for i, it in enumerate(items):
-                if it is None or (shown and player in shown.get(it, ())):
-                    continue  # an empty slot, or an item shown to this player: known
-                if private:
-                    key = (zd.owner, type_of.get(it))
-                elif zd.visibility == "hidden" or it in s.facedown:
-                    o = owner_of.get(it)
-                    if o == player:
-                        continue
-                    key = (o, type_of.get(it)) if o is not None else (None, zid)
-                else:
-                    continue
-                pools.setdefault(key, []).append((zid, i))
-        remap = {}  # item -> the item now lying where it lay
-        for places in pools.values():
-            picked = [s.zones[z][i] for z, i in places]
-            self.rng.shuffle(picked)
-            for (z, i), it in zip(places, picked):
-                remap[s.zones[z][i]] = it
-                s.zones[z][i] = it
-                s.where[it] = z
-        # a piece named by a suspended effect, or by a variable the player cannot read, follows
-        # its place: what the rules hold about "that piece" stays true in the sampled world
-        hidden = rules.hidden_vars
-        for k, v in s.vars.items():
-            if k in hidden and hidden[k] != player and v in remap:
-                s.vars[k] = remap[v]
-        for fr in s.stack:
-            env = fr[2]
-            for k, v in env.items():
-                if isinstance(v, str) and v in remap:
-                    env[k] = remap[v]
-            if isinstance(fr[3], list):
-                fr[3] = _remapped(fr[3], remap)
-        s._memo.clear()
-        s._legal = None
-        return s
+        """A world `player` cannot tell from the true one (GameState.resample)."""
+        return state.resample(player, self.rng)
 
     def _score(self, s, players, ev):
         if s.over:

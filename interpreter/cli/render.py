@@ -23,9 +23,9 @@ def _zone_text(st, zid, viewer):
     if hidden:
         return Text(f"{sum(1 for i in items if i is not None)} hidden")
     if zd.tableau:
-        from ..dsl.registry import REGISTRY
+        from ..engine.primitives import IMPL
 
-        avail = set(REGISTRY["available"].impl(st, zid))
+        avail = set(IMPL["available"](st, zid))
         rows, order = {}, []
         for slot, it in zip(zd.slot_names, items):
             row = slot.rstrip("0123456789") or slot

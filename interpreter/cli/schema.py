@@ -12,9 +12,9 @@ def run(args) -> int:
 
     kind = args.kind
     if kind == "dsl":
-        from ..dsl.registry import REGISTRY
+        from ..dsl.signatures import SIGNATURES
 
-        for name, p in sorted(REGISTRY.items()):
+        for name, p in sorted(SIGNATURES.items()):
             params = ", ".join(("*" if v else "") + f"{n}: {t}" + ("?" if d else "") for n, t, d, _, v in p.params)
             ret = f" -> {p.returns}" if p.kind == "fn" else ""
             print(f"{p.kind:4} {name}({params}){ret}\n       {p.doc}")

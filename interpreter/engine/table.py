@@ -71,9 +71,9 @@ def _zone(rules, st, zid, seen, viewer, title=None) -> dict:
         return out
     avail = None
     if zd.tableau:
-        from ..dsl.registry import REGISTRY
+        from .primitives import IMPL
 
-        avail = set(REGISTRY["available"].impl(st, zid))
+        avail = set(IMPL["available"](st, zid))
     items = []
     for i, look in enumerate(seen):
         if look is None:

@@ -11,7 +11,6 @@ next, before the interrupted effect continues.
 """
 from __future__ import annotations
 
-from ..dsl.registry import stmt
 from ..errors import EngineError
 from ..limits import MAX_STEPS
 
@@ -33,7 +32,9 @@ def run(st) -> None:
         except EngineError:
             raise
         except Exception as exc:  # a rule failed: say where and what, in the language's terms
-            raise EngineError(st.rules.failure(st.rules.where(fr[0], pc), exc, st)) from None
+            # (a run of statements keeps fr[1] on the one it is carrying out)
+            at = fr[1] if 0 <= fr[1] < len(blk) else pc
+            raise EngineError(st.rules.failure(st.rules.where(fr[0], at), exc, st)) from None
         if st.dirty:
             forget(st, st.dirty)
             check_triggers(st)
@@ -43,7 +44,7 @@ def run(st) -> None:
     if not stack and st.pending is None and not st.over:
         st.over = True
         st.victory = "none"
-        st.log.append("the game flow ended without a winner")
+        st.say("the game flow ended without a winner")
     st.steps += steps
     p = st.pending
     if p is not None and p["player"] not in st.rules.players:
@@ -180,38 +181,3 @@ def dispatch(st, fr) -> None:
             st.stack.append([block, 0, env, None])
             return
     fr[1] += 1
-
-
-# ------------------------------------------------------------------ engine statements
-def _wants_env(f):
-    f.wants_env = True
-    return f
-
-
-@stmt("advance", "track:track", "owner:player", "n:int")
-@_wants_env
-def _advance(st, env, track, owner, n):
-    """Move an owner's marker n spaces along a track (never past its end). Each space
-    reached or passed runs its effect once, for that owner."""
-    t = st.rules.tracks[track]
-    key = f"{track}.{owner}"
-    old = st.vars[key]
-    new = max(0, min(t.length, old + int(n)))
-    if new == old:
-        return
-    st.vars[key] = new
-    st.dirty |= t.bit
-    crossed = [p for p in t.spaces if old < p <= new]
-    crossed.sort(reverse=True)
-    for p in crossed:
-        st.stack.append([t.spaces[p], 0, {"me": owner}, None])
-
-
-@stmt("resolve", "x:item", "part:str=")
-@_wants_env
-def _resolve(st, env, x, part=None):
-    """Carry out an item's effect (or the named part of it: resolve(card, 'combat') runs its
-    effects: combat), on behalf of the current player; nothing if it has none."""
-    block = st.rules.item_effects.get((x, part or ""))
-    if block is not None:
-        st.stack.append([block, 0, {"me": env.get("me"), "this": x}, None])

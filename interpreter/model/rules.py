@@ -1,7 +1,8 @@
 """The immutable, shared side of a game: everything the rule files define, compiled.
 
-A ``Rules`` object is built once per load (``engine.build``) and shared by every state
-of that game; states hold only what changes.
+A ``Rules`` object is built once per load (``interpreter/build``) and shared by every state
+of that game; states hold only what changes. What only the build needs (names and their types,
+procedures' signatures) is in ``build.declare.Declarations``.
 """
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def fmt_value(v) -> str:
 @dataclass
 class MoveDef:
     name: str
-    params: list  # [(name, domain closure)]
+    params: list  # [(name, domain function)]
     cond: object
     block: int
     id_fmt: str
@@ -56,27 +57,8 @@ class MoveDef:
     private: bool | str = False  # the log shows its label to the mover only; others see the move's
     #                                name, or this text (a template over the arguments)
     src: object = None           # where the move is written (for run-time errors)
-
-    def __post_init__(self):
-        import re
-
-        parts = re.split(r"{([^}]*)}", self.id_fmt)
-        consts, names = parts[0::2], parts[1::2]
-        if len(names) == 1:
-            pre, post, n = consts[0], consts[1], names[0]
-            self.make_id = lambda env: pre + fmt_value(env[n]) + post
-        elif len(names) == 2:  # the common two-argument move (a piece and where it goes)
-            c0, c1, c2 = consts
-            n0, n1 = names
-            self.make_id = lambda env: c0 + fmt_value(env[n0]) + c1 + fmt_value(env[n1]) + c2
-        else:
-            def make_id(env):
-                out = [consts[0]]
-                for n, c in zip(names, consts[1:]):
-                    out.append(fmt_value(env[n]))
-                    out.append(c)
-                return "".join(out)
-            self.make_id = make_id
+    enumerate: object = None     # enumerate(st, player, out): its legal actions, by id (generated)
+    enum_name: str = ""
 
 
 @dataclass
@@ -107,14 +89,10 @@ class Rules:
         self.default_players = None  # default_players:
         self.options: dict = {}
         self.enums: dict = {}
-        self.symbols: dict = {}      # name -> (type, value)
         self.props: dict = {}        # id -> {prop: value}
-        self.prop_names: set = set()
-        self.prop_types: dict = {}
         self.item_types: dict = {}
         self.items: list = []        # item ids in file order
         self.item_type_of: dict = {}
-        self.owner_prop: dict = {}   # item type -> the player property naming each item's owner
         self.item_owner: dict = {}   # item -> owning player (items of types with an owner)
         self.regions: list = []
         self.board_data = ({}, [])   # regions with props, directed edges with props
@@ -127,8 +105,6 @@ class Rules:
         self.active_zones: dict = {}
         self.active_families: set = set()
         self.var_defs: dict = {}
-        self.var_families: dict = {}
-        self.var_types: dict = {}
         self.hidden_vars: dict = {}  # var key -> owner who may see it (None: nobody)
         self.kinds: dict = {}
         self.owned_kinds: list = []
@@ -136,16 +112,13 @@ class Rules:
         self.kind_bits: dict = {}
         self.locations: list = []
         self.tracks: dict = {}
-        self.events: dict = {}
-        self.functions: dict = {}
-        self.procedures: dict = {}
+        self.functions: dict = {}    # game function -> its generated function f(st, me, *args)
         self.moves: dict = {}
         self.triggers: list = []
         self.listeners: dict = {}
         self.item_effects: dict = {}
         self.item_conds: dict = {}   # item -> compiled `if:` (when it may be used)
         self.grants: dict = {}
-        self.grant_names: set = set()
         self.blocks: list = []
         self.block_src: dict = {}    # block id -> [(Src, line, col)] per statement, for errors
         self.flow = None
@@ -163,8 +136,9 @@ class Rules:
         # 'face' (read by is_facedown); every item move writes both, reveal/conceal 'face'
         self.where_bit = self.bit("where")
         self.face_bit = self.bit("face")
-        self.emit = None
         self.start_zone: dict = {}
+        self.namespace: dict = {}    # the globals of the generated module (build/code.py)
+        self.module_source = ""      # the generated module, for reading and debugging
 
     @property
     def graph(self):

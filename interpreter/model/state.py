@@ -28,7 +28,7 @@ SAVE_FORMAT = 1
 class State:
     __slots__ = ("rules", "vars", "zones", "where", "facedown", "shown", "pieces", "stack", "pending",
                  "rng", "log", "history", "over", "winners", "victory", "scores", "dirty", "steps", "work", "_legal",
-                 "seed", "_memo", "seats")
+                 "seed", "_memo", "seats", "_shared")
 
     def __init__(self, rules):
         self.rules = rules
@@ -54,6 +54,7 @@ class State:
         self.work = 0  # the work budget drawn since the interpreter last ran (interpreter.limits)
         self._legal = None
         self._memo = {}  # derived values: {read mask: {(function, me, args): value}}; see vm.forget
+        self._shared = False  # the log and history lists are shared with a clone: copied on write
 
     # ---- copying ----------------------------------------------------------
     def clone(self) -> "State":
@@ -77,8 +78,9 @@ class State:
         new.rng = self.rng
         new.seed = self.seed
         new.seats = self.seats
-        new.log = self.log.copy()
-        new.history = self.history.copy()
+        new.log = self.log  # shared until either side writes (say / record copy first)
+        new.history = self.history
+        new._shared = self._shared = True
         new.over = self.over
         new.winners = self.winners.copy()
         new.victory = self.victory
@@ -87,8 +89,25 @@ class State:
         new.steps = 0
         new.work = 0
         new._legal = self._legal
-        new._memo = {m: g.copy() for m, g in self._memo.items()}
+        new._memo = {}  # memoised values are a cache: a clone computes its own
         return new
+
+    # ---- the log and the history (shared with clones until written) ----------------
+    def _own(self) -> None:
+        self.log = self.log.copy()
+        self.history = self.history.copy()
+        self._shared = False
+
+    def say(self, entry) -> None:
+        """Add a log entry: a line, or [player, what they read, what the others read]."""
+        if self._shared:
+            self._own()
+        self.log.append(entry)
+
+    def record(self, action_id: str) -> None:
+        if self._shared:
+            self._own()
+        self.history.append(action_id)
 
     # ---- JSON -------------------------------------------------------------
     def to_dict(self) -> dict:

@@ -204,7 +204,7 @@ case("supply_of_unknown_owner", "a piece kind gives a supply to an owner outside
      E("E306", "game.yaml", "2}}", message="'nort' is not an owner of unit", hint="did you mean 'north'?"))
 case("display_name_of_unknown_value", "display: names: gives a printed name to something that is no player or enum value",
      [R("game.yaml", "agent:\n", "display:\n  names: {nortth: The North}\nagent:\n")],
-     E("E306", "game.yaml", "The North}", message="'nortth' is neither a player nor an enum value",
+     E("E306", "game.yaml", "The North}", message="'nortth' is not a player, an enum value, a piece kind, a place or a zone family",
        hint="did you mean 'north'?"))
 case("key_not_in_zone_family", "a per-player zone family indexed with a colour (area[red])",
      [R("game.yaml", "move(card, area[me])", "move(card, area[red])")],

@@ -1,78 +1,28 @@
-"""Every primitive of the effect language, with its parameters and types.
+"""What each primitive of the effect language does: one plain function per primitive, all named
+in ``IMPL`` (their signatures, which the checker uses, are in ``dsl/signatures.py``; a test
+checks that both name the same primitives). A primitive gets the state first; a statement that
+acts for the frame's `me` (its signature says env) gets the frame's env second.
 
-This registry is the single source the checker uses (argument counts and types) and the
-compiler uses (implementations). Functions are pure queries (``fn``); statements change
-the state (``stmt``). A parameter type ``list`` also accepts a zone (its items).
-
-Types: int, bool, str, player, region, item, zone, kind, track, list, map, any.
-``name:type=default`` marks an optional parameter; ``*name:type`` a variadic tail.
+Failures a rule can cause raise ``RuleFailure`` in the language's terms; the interpreter adds
+where they happened.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .. import limits
-from ..engine import rng as _rng
 from ..errors import RuleFailure, describe_value
-
-
-@dataclass
-class Prim:
-    name: str
-    kind: str  # "fn" or "stmt"
-    params: list  # [(name, type, has_default, default, variadic)]
-    returns: str
-    impl: object
-    doc: str
-    chance: bool = False
-
-
-REGISTRY: dict[str, Prim] = {}
-
-
-def _sig(spec):
-    out = []
-    for p in spec:
-        variadic = p.startswith("*")
-        p = p.lstrip("*")
-        default, has_default = None, False
-        if "=" in p:
-            p, d = p.split("=", 1)
-            has_default = True
-            default = None if d == "" else d
-        name, typ = p.split(":")
-        out.append((name, typ, has_default, default, variadic))
-    return out
-
-
-def fn(name, *params, returns="any", chance=False):
-    def deco(f):
-        REGISTRY[name] = Prim(name, "fn", _sig(params), returns, f, (f.__doc__ or "").strip(), chance)
-        return f
-    return deco
-
-
-def stmt(name, *params):
-    def deco(f):
-        REGISTRY[name] = Prim(name, "stmt", _sig(params), "none", f, (f.__doc__ or "").strip())
-        return f
-    return deco
-
+from . import rng as _rng
 
 # ---------------------------------------------------------------- collections
-@fn("count", "xs:list", returns="int")
 def _count(st, xs):
     """Number of elements of a list or items in a zone."""
     return len(xs)
 
 
-@fn("sum", "xs:list", returns="int")
 def _sum(st, xs):
     """Sum of a list of numbers."""
     return sum(xs)
 
 
-@fn("min", "x:any", "*rest:int", returns="int")
 def _min(st, x, *rest):
     """Smallest of a list, or of several numbers. 0 for an empty list."""
     if rest:
@@ -80,7 +30,6 @@ def _min(st, x, *rest):
     return min(x) if x else 0
 
 
-@fn("max", "x:any", "*rest:int", returns="int")
 def _max(st, x, *rest):
     """Largest of a list, or of several numbers. 0 for an empty list."""
     if rest:
@@ -88,31 +37,26 @@ def _max(st, x, *rest):
     return max(x) if x else 0
 
 
-@fn("any", "xs:list", returns="bool")
 def _any(st, xs):
     """True if some element is true."""
     return any(xs)
 
 
-@fn("all", "xs:list", returns="bool")
 def _all(st, xs):
     """True if every element is true."""
     return all(xs)
 
 
-@fn("distinct", "xs:list", returns="list")
 def _distinct(st, xs):
     """The elements without repeats, first occurrence order."""
     return list(dict.fromkeys(xs))
 
 
-@fn("sort", "xs:list", "descending:bool=", returns="list")
 def _sort(st, xs, descending=None):
     """The elements in order (highest first with descending=true), e.g. dice to pair."""
     return sorted(xs, reverse=bool(descending))
 
 
-@fn("flatten", "xs:list", returns="list")
 def _flatten(st, xs):
     """Concatenate a list of lists."""
     out = []
@@ -124,53 +68,45 @@ def _flatten(st, xs):
     return limits.sized(st, out)
 
 
-@fn("range", "a:int", "b:int", returns="list")
 def _range(st, a, b):
     """The integers a, a+1, ..., b-1 (at most 100,000 of them)."""
     return limits.span(st, a, b)
 
 
-@fn("keys", "m:map", returns="list")
 def _keys(st, m):
     """The keys of a map (e.g. a cost's skill symbols)."""
     return list(m) if m else []
 
 
-@fn("get", "m:map", "k:any", "default:any=", returns="any")
 def _get(st, m, k, default=None):
     """m[k], or default when the key is missing."""
     return (m or {}).get(k, default)
 
 
 # ---------------------------------------------------------------- players
-@fn("players", returns="list")
 def _players(st):
     """The players taking part, in seat order."""
     return list(st.seats)
 
 
-@fn("next_player", "p:player", returns="player")
 def _next_player(st, p):
     """The player after p in seat order."""
     ps = st.seats
     return ps[(ps.index(p) + 1) % len(ps)]
 
 
-@fn("other", "p:player", returns="player")
 def _other(st, p):
     """The opponent of p in a two-player game (the next player otherwise)."""
     ps = st.seats
     return ps[(ps.index(p) + 1) % len(ps)]
 
 
-@fn("teams", returns="list")
 def _teams(st):
     """The sides of this game, in seat order of their first player (each player is a side of
     its own when the game declares no teams:)."""
     return list(st.rules.teams_of(st.seats))
 
 
-@fn("team_of", "p:player", returns="any")
 def _team_of(st, p):
     """The team (side) a seated player belongs to."""
     for t, ms in st.rules.teams_of(st.seats).items():
@@ -179,20 +115,17 @@ def _team_of(st, p):
     return None
 
 
-@fn("members", "t:any", returns="list")
 def _members(st, t):
     """The seated players of a team, in seat order."""
     ms = st.rules.teams_of(st.seats).get(t, ())
     return [p for p in st.seats if p in ms]
 
 
-@fn("teammates", "p:player", returns="list")
 def _teammates(st, p):
     """The other players of p's team."""
     return [q for q in _members(st, _team_of(st, p)) if q != p]
 
 
-@fn("opponents", "p:player", returns="list")
 def _opponents(st, p):
     """The seated players of the other teams."""
     mine = _members(st, _team_of(st, p))
@@ -200,28 +133,23 @@ def _opponents(st, p):
 
 
 # ---------------------------------------------------------------- board
-@fn("regions", returns="list")
 def _regions(st):
     """All regions of the board."""
     return list(st.rules.regions)
 
 
-@fn("adjacent", "r:region", "kind:conn=", returns="list")
 def _adjacent(st, r, kind=""):
     """Regions a connection leads to from r; with a kind, only connections whose props say
     kind: that (a one-way connection counts from its first region only)."""
     return list((st.rules.adj_kind.get(kind, {}) if kind else st.rules.adj).get(r, ()))
 
 
-@fn("adjacent_from", "r:region", "kind:conn=", returns="list")
 def _adjacent_from(st, r, kind=""):
     """Regions with a connection leading into r (of that kind, if given): one-way
     connections read backwards."""
     return list(st.rules.adj_in.get(kind or "", {}).get(r, ()))
 
 
-@fn("reach", "r:region", "kind:conn", "through:list", "backwards:bool=", "avoid:list=", "steps:int=",
-    returns="list")
 def _reach(st, r, kind, through, backwards=None, avoid=None, steps=None):
     """Regions reachable from r by one or more connections of a kind (followed backwards
     if asked), passing only through regions listed in `through`; the last step may end
@@ -246,7 +174,6 @@ def _reach(st, r, kind, through, backwards=None, avoid=None, steps=None):
     return out
 
 
-@fn("distance", "a:region", "b:region", returns="int")
 def _distance(st, a, b):
     """The fewest connections leading from a to b (none if b cannot be reached)."""
     cache = st.rules.__dict__.setdefault("_distances", {})
@@ -265,26 +192,22 @@ def _distance(st, a, b):
     return d.get(b)
 
 
-@fn("connected", "a:region", "b:region", returns="bool")
 def _connected(st, a, b):
     """True if a and b are adjacent."""
     return b in st.rules.adj.get(a, ())
 
 
 # ---------------------------------------------------------------- zones and items
-@fn("size", "z:zone", returns="int")
 def _size(st, z):
     """Number of items in a zone (empty tableau slots do not count)."""
     return sum(1 for i in st.zones[z] if i is not None)
 
 
-@fn("empty", "z:zone", returns="bool")
 def _empty(st, z):
     """True if a zone holds no item."""
     return not any(i is not None for i in st.zones[z])
 
 
-@fn("top", "z:zone", "n:int=1", returns="list")
 def _top(st, z, n=1):
     """The top n items of a stack zone (top first)."""
     items = st.zones[z]
@@ -292,7 +215,6 @@ def _top(st, z, n=1):
     return items[::-1][:n]
 
 
-@fn("available", "z:zone", returns="list")
 def _available(st, z):
     """Items of a tableau zone that are face up and covered by no item."""
     items = st.zones[z]
@@ -302,13 +224,11 @@ def _available(st, z):
             if it is not None and it not in fd and all(items[j] is None for j in cover[i])]
 
 
-@fn("zone_of", "x:item", returns="zone")
 def _zone_of(st, x):
     """The zone an item is in (none if it is out of the game)."""
     return st.where.get(x)
 
 
-@fn("usable", "x:item", "p:player", "part:str=", returns="bool")
 def _usable(st, x, p, part=None):
     """True if player p may use item x now: its `if:` condition holds (always, without one);
     with a part, the `if:` of that part of its effects:."""
@@ -316,32 +236,27 @@ def _usable(st, x, p, part=None):
     return True if f is None else bool(f(st, {"me": p, "this": x}))
 
 
-@fn("key_of", "z:zone", returns="any")
 def _key_of(st, z):
     """The key of a zone of a family (the key of at.north is north); none otherwise."""
     return st.rules.zones[z].key if z else None
 
 
-@fn("owner_of", "z:zone", returns="player")
 def _owner_of(st, z):
     """The player a zone belongs to (none for shared zones)."""
     return st.rules.zones[z].owner if z else None
 
 
-@fn("is_facedown", "x:item", returns="bool")
 def _is_facedown(st, x):
     """True if the item lies face down."""
     return x in st.facedown
 
 
 # ---------------------------------------------------------------- pieces
-@fn("pieces", "kind:kind", "owner:any", "loc:any", returns="int")
 def _pieces(st, kind, owner, loc):
     """How many pieces of a kind (of an owner, or none) are at a location."""
     return st.pieces.get((kind, owner, loc), 0)
 
 
-@fn("pieces_at", "owner:any", "loc:any", returns="int")
 def _pieces_at(st, owner, loc):
     """How many pieces of any owned kind an owner has at a location."""
     g = st.pieces.get
@@ -349,13 +264,11 @@ def _pieces_at(st, owner, loc):
 
 
 # ---------------------------------------------------------------- tracks, modifiers, costs
-@fn("pos", "track:track", "owner:player", returns="int")
 def _pos(st, track, owner):
     """An owner's position on a track."""
     return st.vars[f"{track}.{owner}"]
 
 
-@fn("mod", "p:player", "name:str", returns="int")
 def _mod(st, p, name):
     """Sum of a modifier granted by the items in p's active zones."""
     total = 0
@@ -406,20 +319,17 @@ def shortfall_of(required: dict, providers: list) -> int:
     return len(slots) - len(match)
 
 
-@fn("shortfall", "required:map", "providers:list", returns="int")
 def _shortfall(st, required, providers):
     """Required symbols that the providers (symbols or lists of alternatives) cannot cover."""
     return shortfall_of(required, providers)
 
 
 # ---------------------------------------------------------------- chance
-@fn("roll", "sides:int", returns="int", chance=True)
 def _roll(st, sides):
     """A die roll 1..sides from the game's seeded random source."""
     return _rng.below(st, int(sides)) + 1
 
 
-@fn("pick_random", "xs:list", returns="any", chance=True)
 def _pick_random(st, xs):
     """One element drawn at random (none from an empty list)."""
     return xs[_rng.below(st, len(xs))] if xs else None
@@ -454,14 +364,12 @@ def _move_item(st, item, zone, at="top", face=None):
     st.dirty |= zdef.bit | (r.zones[old].bit if old is not None else 0) | r.where_bit | r.face_bit
 
 
-@stmt("move", "item:item", "zone:zone", "at:str=top", "face:str=")
 def _move(st, item, zone, at="top", face=None):
     """Move an item to a zone (on top, or at='bottom'); face 'up'/'down' overrides the zone's default."""
     if item is not None and zone is not None:
         _move_item(st, item, zone, at, face)
 
 
-@stmt("move_top", "src:zone", "dst:zone", "n:int=1")
 def _move_top(st, src, dst, n=1):
     """Move the top n items of one stack onto another (as many as there are)."""
     if st.rules.zones[src].tableau:
@@ -472,7 +380,6 @@ def _move_top(st, src, dst, n=1):
         _move_item(st, st.zones[src][-1], dst)
 
 
-@stmt("shuffle", "z:zone")
 def _shuffle(st, z):
     """Shuffle a zone with the game's seeded random source (what was shown of its items to
     one player is forgotten: nobody can follow them through a shuffle)."""
@@ -484,7 +391,6 @@ def _shuffle(st, z):
     st.dirty |= st.rules.zones[z].bit
 
 
-@stmt("deal", "tableau:zone", "src:zone")
 def _deal(st, tableau, src):
     """Fill a tableau's slots from the top of a stack, face up or down as each slot says."""
     zdef = st.rules.zones[tableau]
@@ -501,7 +407,6 @@ def _deal(st, tableau, src):
     st.dirty |= zdef.bit | st.rules.zones[src].bit | st.rules.where_bit | st.rules.face_bit
 
 
-@stmt("reveal_uncovered", "tableau:zone")
 def _reveal_uncovered(st, tableau):
     """Turn face up every face-down item of a tableau that nothing covers any more."""
     items = st.zones[tableau]
@@ -512,7 +417,6 @@ def _reveal_uncovered(st, tableau):
             st.dirty |= st.rules.zones[tableau].bit | st.rules.face_bit
 
 
-@stmt("reveal", "x:item|list")
 def _reveal(st, x):
     """Turn an item (or each item of a list) face up."""
     for i in (x if isinstance(x, list) else [x]):
@@ -522,7 +426,6 @@ def _reveal(st, x):
     st.dirty |= st.rules.face_bit
 
 
-@stmt("conceal", "x:item|list")
 def _conceal(st, x):
     """Turn an item (or each item of a list) face down."""
     for i in (x if isinstance(x, list) else [x]):
@@ -533,7 +436,6 @@ def _conceal(st, x):
     st.dirty |= st.rules.face_bit
 
 
-@stmt("reveal_to", "x:item|list", "p:player")
 def _reveal_to(st, x, p):
     """Show an item (or each item of a list) to one player only: face down or in a zone hidden
     from them, it now shows as itself in their view (and their agents know it), until it moves,
@@ -549,7 +451,6 @@ def _reveal_to(st, x, p):
     st.dirty |= st.rules.face_bit
 
 
-@fn("known_to", "x:item", "p:player", returns="bool")
 def _known_to(st, x, p):
     """True if player p may see item x: face up in a zone p sees, or shown to p (reveal_to)."""
     if x not in st.where:
@@ -578,25 +479,21 @@ def shift_pieces(st, kind, owner, n, src, dst) -> int:
     return n
 
 
-@stmt("shift", "kind:kind", "owner:any", "n:int", "src:any", "dst:any")
 def _shift(st, kind, owner, n, src, dst):
     """Move up to n pieces (as many as there are) from one location to another."""
     shift_pieces(st, kind, owner, n, src, dst)
 
 
-@stmt("place", "kind:kind", "owner:any", "n:int", "dst:any")
 def _place(st, kind, owner, n, dst):
     """Put up to n of the owner's pieces from their supply at a location."""
     shift_pieces(st, kind, owner, n, "supply", dst)
 
 
-@stmt("remove", "kind:kind", "owner:any", "n:int", "src:any")
 def _remove(st, kind, owner, n, src):
     """Return up to n of the owner's pieces from a location to their supply."""
     shift_pieces(st, kind, owner, n, src, "supply")
 
 
-@stmt("end_game", "winners:list", "victory:str", "scores:list=")
 def _end_game(st, winners, victory, scores=None):
     """End the game now with these winners (several for a shared victory; [] for a draw).
     scores: one number per seated player, in seat order (points, or a payoff such as chips won),
@@ -615,10 +512,9 @@ def _end_game(st, winners, victory, scores=None):
     who = (f"{names[0]} wins" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} win"
            if names else "nobody wins")
     points = "; " + ", ".join(f"{st.rules.display(p)} {v}" for p, v in st.scores.items()) if scores is not None else ""
-    st.log.append(f"game over: {who} ({victory}){points}")
+    st.say(f"game over: {who} ({victory}){points}")
 
 
-@stmt("log", "msg:str", "*args:any")
 def _log(st, msg, *args):
     """Add a line to the game log; each {} in msg is filled with the next argument (items,
     regions and players by their names; a list as its elements' names)."""
@@ -633,4 +529,91 @@ def _log(st, msg, *args):
     for i, part in enumerate(parts[1:]):
         out.append(display(args[i]) if i < len(args) else "{}")
         out.append(part)
-    st.log.append("".join(out))
+    st.say("".join(out))
+
+
+def _advance(st, env, track, owner, n):
+    """Move an owner's marker n spaces along a track (never past its end). Each space
+    reached or passed runs its effect once, for that owner."""
+    t = st.rules.tracks[track]
+    key = f"{track}.{owner}"
+    old = st.vars[key]
+    new = max(0, min(t.length, old + int(n)))
+    if new == old:
+        return
+    st.vars[key] = new
+    st.dirty |= t.bit
+    crossed = [p for p in t.spaces if old < p <= new]
+    crossed.sort(reverse=True)
+    for p in crossed:
+        st.stack.append([t.spaces[p], 0, {"me": owner}, None])
+
+
+def _resolve(st, env, x, part=None):
+    """Carry out an item's effect (or the named part of it: resolve(card, 'combat') runs its
+    effects: combat), on behalf of the current player; nothing if it has none."""
+    block = st.rules.item_effects.get((x, part or ""))
+    if block is not None:
+        st.stack.append([block, 0, {"me": env.get("me"), "this": x}, None])
+
+
+IMPL = {
+    'count': _count,
+    'sum': _sum,
+    'min': _min,
+    'max': _max,
+    'any': _any,
+    'all': _all,
+    'distinct': _distinct,
+    'sort': _sort,
+    'flatten': _flatten,
+    'range': _range,
+    'keys': _keys,
+    'get': _get,
+    'players': _players,
+    'next_player': _next_player,
+    'other': _other,
+    'teams': _teams,
+    'team_of': _team_of,
+    'members': _members,
+    'teammates': _teammates,
+    'opponents': _opponents,
+    'regions': _regions,
+    'adjacent': _adjacent,
+    'adjacent_from': _adjacent_from,
+    'reach': _reach,
+    'distance': _distance,
+    'connected': _connected,
+    'size': _size,
+    'empty': _empty,
+    'top': _top,
+    'available': _available,
+    'zone_of': _zone_of,
+    'usable': _usable,
+    'key_of': _key_of,
+    'owner_of': _owner_of,
+    'is_facedown': _is_facedown,
+    'pieces': _pieces,
+    'pieces_at': _pieces_at,
+    'pos': _pos,
+    'mod': _mod,
+    'shortfall': _shortfall,
+    'roll': _roll,
+    'pick_random': _pick_random,
+    'move': _move,
+    'move_top': _move_top,
+    'shuffle': _shuffle,
+    'deal': _deal,
+    'reveal_uncovered': _reveal_uncovered,
+    'reveal': _reveal,
+    'conceal': _conceal,
+    'reveal_to': _reveal_to,
+    'known_to': _known_to,
+    'shift': _shift,
+    'place': _place,
+    'remove': _remove,
+    'end_game': _end_game,
+    'log': _log,
+    'advance': _advance,
+    'resolve': _resolve,
+}

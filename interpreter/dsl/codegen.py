@@ -1,0 +1,402 @@
+"""Write a game's checked rules (``ir.py``) as one readable Python module.
+
+Every rule becomes a function named after it, with the rule file and line in a comment, so
+profiles and tracebacks speak rule names:
+
+* a game function ``f_<name>(st, me, a0, ...)``, memoised with the channels it reads;
+* an expression ``e_<n>(st, env)`` (a move's argument or condition, a trigger's condition...);
+* a statement ``s_<block>_<pc>(st, fr)``; a run of simple statements (let, assignments,
+  primitive statements) is one function that settles after each write (triggers fire between
+  two statements exactly as when they run one by one), the single statements staying in the
+  block for resuming after an interruption;
+* a move's enumerator ``m_<move>(st, me, out)``, listing its legal actions.
+
+The module reads the names it needs from its namespace (``engine/link.py`` provides them):
+``_A_<prop>`` (a property's table), ``_ZK_<family>`` / ``_VK_<family>`` (the zone and variable
+ids of a family, by key), ``_p_<primitive>``, the runtime's helpers. No text of a rule file
+enters the code except as ``repr()`` literals or names the grammar restricts to identifiers.
+"""
+from __future__ import annotations
+
+import re
+
+from . import ir
+from .ir import ANY
+
+HOIST_EVERY = 30  # nesting levels of generated code between two helper functions
+
+# primitives written straight into the code (same meaning as their implementation)
+INLINE = {"count": "len({0})", "sum": "sum({0})", "any": "any({0})", "all": "all({0})",
+          "pieces": "st.pieces.get(({0}, {1}, {2}), 0)"}
+PYOP = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}
+FRAME_PUSHERS = {"resolve", "advance", "end_game"}  # primitive statements that are not simple
+
+
+class GeneratedCodeError(Exception):
+    """Python refused the code generated for a rule (too long)."""
+
+
+def ident(text: str) -> str:
+    return re.sub(r"\W", "_", str(text))
+
+
+class Module:
+    """The Python source of one game, built function by function."""
+
+    def __init__(self, rules, where):
+        self.r = rules
+        self.where = where  # where(src, line, col) -> 'file:line (what)' for comments
+        self.parts: list[str] = []
+        self.consts: dict = {}  # repr -> name
+        self.names: set = set()
+        self._n = 0
+        self._heights: list = []
+
+    # ------------------------------------------------------------ module text
+    def fresh(self, prefix: str) -> str:
+        self._n += 1
+        return f"{prefix}{self._n}"
+
+    def define(self, name: str, args: str, body: list[str], comment: str = "") -> str:
+        if name in self.names:
+            name = self.fresh(name + "_")
+        self.names.add(name)
+        head = f"def {name}({args}):" + (f"  # {comment}" if comment else "")
+        self.parts.append("\n".join([head] + ["    " + ln for ln in body]) + "\n")
+        return name
+
+    def const(self, value) -> str:
+        if value is None or isinstance(value, (bool, int, str)):
+            return repr(value)
+        text = repr(value)
+        name = self.consts.get(text)
+        if name is None:
+            name = self.consts[text] = f"_k{len(self.consts)}"
+            self.parts.append(f"{name} = {text}\n")
+        return name
+
+    def source(self) -> str:
+        return "\n".join(self.parts)
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e: ir.Expr) -> str:
+        """Python code for an expression (locals are read from the frame's env)."""
+        heights = self._heights
+        heights.append(0)
+        try:
+            code = getattr(self, "x_" + type(e).__name__)(e)
+        finally:
+            h = heights.pop() + 1
+        if h >= HOIST_EVERY:
+            code, h = self.hoist(code), 1
+        if heights and heights[-1] < h:
+            heights[-1] = h
+        return code
+
+    def hoist(self, code: str) -> str:
+        """A deeply nested piece moved into a helper of its own (Python refuses code nested
+        ~200 deep); it takes the code names it uses (parameters, loop variables) as arguments."""
+        bare = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "''", code)  # names outside texts
+        names = sorted(set(re.findall(r"\b(?:v_\w+|a\d+|me)\b", bare)))
+        args = "".join(", " + n for n in names)
+        name = self.define(self.fresh("_h"), f"st, env{args}", [f"return {code}"])
+        return f"{name}(st, env{args})"
+
+    def x_Const(self, e):
+        return self.const(e.value)
+
+    def x_Local(self, e):
+        return f"env.get({e.name!r})"
+
+    def x_PyName(self, e):
+        return e.name
+
+    def x_Var(self, e):
+        if e.key is None:
+            return f"st.vars[{e.name!r}]"
+        return f"st.vars[_VK_{e.name}[{self.expr(e.key)}]]"
+
+    def x_Zone(self, e):
+        if e.key is None:
+            return repr(e.family)
+        return f"_ZK_{e.family}[{self.expr(e.key)}]"
+
+    def x_Items(self, e):
+        z = e.zone
+        if isinstance(z, ir.Zone) and z.key is None and z.family in self.r.zones and not self.r.zones[z.family].tableau:
+            return f"st.zones[{z.family!r}]"
+        return f"_items(st, {self.expr(z)})"
+
+    def x_Seq(self, e):
+        return f"_seq(st, {self.expr(e.value)})"
+
+    def x_Attr(self, e):
+        return f"_A_{e.prop}.get({self.expr(e.base)})"
+
+    def x_Index(self, e):
+        return f"_index({self.expr(e.base)}, {self.expr(e.index)})"
+
+    def x_Arith(self, e):
+        code = self.expr(e.operands[0])
+        acc = e.operands[0].type
+        for op, part in zip(e.ops, e.operands[1:]):
+            g = self.expr(part)
+            if code.count("(") > 4 * HOIST_EVERY:  # a long chain: keep it shallow
+                code = self.hoist(code)
+            if op == "*":
+                code = f"_mul(st, {code}, {g})"
+            elif op == "+" and (acc != "int" or part.type != "int"):  # may be lists or texts
+                code = f"_add(st, {code}, {g})"
+            else:
+                code = f"({code} {PYOP[op]} {g})"
+            acc = "list" if "list" in (acc, part.type) else "int"
+        return code
+
+    def x_Compare(self, e):
+        a = self.expr(e.left)
+        if e.op in ("in", "not in"):
+            if e.right.type == "zone":
+                test = f"(st.where.get({a}) == {self.expr(e.right)})"
+            else:
+                test = f"({a} in {self.expr(e.right)})"
+            return test if e.op == "in" else f"(not {test})"
+        return f"({a} {e.op} {self.expr(e.right)})"
+
+    def x_BoolOp(self, e):
+        return "(" + f" {e.op} ".join(self.expr(x) for x in e.items) + ")"
+
+    def x_Not(self, e):
+        return f"(not {self.expr(e.value)})"
+
+    def x_Neg(self, e):
+        return f"(-{self.expr(e.value)})"
+
+    def x_IfExpr(self, e):
+        return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.other)})"
+
+    def x_ListOf(self, e):
+        return "[" + ", ".join(self.expr(x) for x in e.items) + "]"
+
+    def x_Comp(self, e):
+        src = self.expr(e.source)
+        elem = self.expr(e.elem)
+        cond = f" if {self.expr(e.cond)}" if e.cond is not None else ""
+        return f"[{elem} for {e.var} in _each(st, {src}){cond}]"  # walking a list draws on the budget
+
+    def x_Exists(self, e):
+        src = self.expr(e.comp.source)
+        cond = f" if {self.expr(e.comp.cond)}" if e.comp.cond is not None else ""
+        return f"any(True for {e.comp.var} in _each(st, {src}){cond})"
+
+    def x_Prim(self, e):
+        args = [self.expr(a) for a in e.args]
+        if e.name in INLINE and len(args) == INLINE[e.name].count("{"):
+            return INLINE[e.name].format(*args)
+        if e.name == "pieces_at" and len(args) == 2 and self.r.owned_kinds and all(
+                a.isidentifier() or a.startswith("env.get(") or a.startswith("'") for a in args):
+            o, loc = args  # simple arguments: sum the owned kinds in place
+            return "(" + " + ".join(f"st.pieces.get(({k!r}, {o}, {loc}), 0)" for k in self.r.owned_kinds) + ")"
+        return f"_p_{e.name}(st{''.join(', ' + a for a in args)})"
+
+    def x_Call(self, e):
+        me = self.expr(e.me) if e.me is not None else "None"
+        return f"f_{e.name}(st, {me}{''.join(', ' + self.expr(a) for a in e.args)})"
+
+    # ------------------------------------------------------------ named pieces
+    def function(self, e: ir.Expr, comment: str = "", prefix: str = "e_") -> str:
+        """An expression as a function of (st, env)."""
+        return self.define(self.fresh(prefix), "st, env", [f"return {self.expr(e)}"], comment)
+
+    def game_function(self, fn, comment: str) -> str:
+        """A game function: memoised under (name, me, args) with the channels it reads (the
+        interpreter forgets a group when a step writes one of them); never when it draws on
+        chance."""
+        name = f"f_{fn.name}"
+        argl = "".join(f", a{i}" for i in range(len(fn.params)))
+        body = self.expr(fn.body)
+        if "!" in fn.reads or fn.memo is False:
+            lines = [f"return {body}"]
+        else:
+            key = f"({fn.name!r}, me{argl},)"
+            lines = [f"key = {key}",
+                     f"grp = st._memo.get({fn.mask})",
+                     "if grp is None:",
+                     f"    grp = st._memo[{fn.mask}] = {{}}",
+                     "try:",
+                     "    v = grp.get(key, _MISS)",
+                     "except TypeError:  # an argument that is a list: not memoised",
+                     f"    return {body}",
+                     "if v is _MISS:",
+                     f"    v = grp[key] = {body}",
+                     "return v"]
+        self.names.add(name)
+        self.parts.append("\n".join([f"def {name}(st, me{argl}):  # {comment}"] + ["    " + ln for ln in lines]) + "\n")
+        return name
+
+    # ------------------------------------------------------------ statements
+    def block(self, b: ir.Block) -> str:
+        """The statements of a block, as a list of functions (returned as code)."""
+        names = []
+        stmts = b.stmts
+        i = 0
+        while i < len(stmts):
+            j = i
+            while j < len(stmts) and self.simple(stmts[j]):
+                j += 1
+            if j - i >= 2:  # a run of simple statements: one function for all, the rest singles
+                names.append(self.run(b, i, j))
+                for k in range(i + 1, j):
+                    names.append(self.statement(b, k))
+                i = j
+            else:
+                names.append(self.statement(b, i))
+                i += 1
+        return "[" + ", ".join(names) + "]"
+
+    @staticmethod
+    def simple(s) -> bool:
+        return isinstance(s, (ir.Let, ir.SetLocal, ir.SetVar, ir.Nothing)) or (
+            isinstance(s, ir.Do) and not s.env and s.name not in FRAME_PUSHERS)
+
+    def _comment(self, b, s) -> str:
+        return self.where(b.src, s.line, s.col)
+
+    def simple_code(self, s) -> tuple[list[str], bool]:
+        """(lines, whether it may write the state) of a simple statement."""
+        if isinstance(s, ir.Let):
+            return [f"env[{s.name!r}] = {self.expr(s.value)}"], False
+        if isinstance(s, ir.SetLocal):
+            v = self.expr(s.value)
+            if s.op != "=":
+                v = f"env.get({s.name!r}) {s.op[0]} ({v})"
+            return [f"env[{s.name!r}] = {v}"], False
+        if isinstance(s, ir.SetVar):
+            v = self.expr(s.value)
+            if s.key is None:
+                target = f"st.vars[{s.name!r}]"
+                lines = []
+            else:
+                lines = [f"_key = _VK_{s.name}[{self.expr(s.key)}]"]
+                target = "st.vars[_key]"
+            if s.op != "=":
+                v = f"{target} {s.op[0]} ({v})"
+            return lines + [f"{target} = {v}", f"st.dirty |= {s.bit}"], True
+        if isinstance(s, ir.Do):
+            args = "".join(", " + self.expr(a) for a in s.args)
+            return [f"_p_{s.name}(st{args})"], True
+        return [], False  # Nothing
+
+    def run(self, b, i, j) -> str:
+        """Statements i..j-1 (all simple) as one function; after each write it settles, and
+        stops there when a trigger fired (the single statements resume the rest)."""
+        body = ["env = fr[2]"]
+        for k in range(i, j):
+            s = b.stmts[k]
+            lines, writes = self.simple_code(s)
+            body += [f"{ln}  # {self._comment(b, s)}" if n == 0 else ln for n, ln in enumerate(lines)]
+            body.append(f"fr[1] = {k + 1}")  # on (for errors) to the next one
+            if writes and k < j - 1:
+                body += ["if st.dirty and _settle(st):", "    return"]
+        return self.define(f"s_{b.id}_{i}", "st, fr", body, f"statements {i}-{j - 1} of block {b.id}")
+
+    def statement(self, b, k) -> str:
+        s = b.stmts[k]
+        name = f"s_{b.id}_{k}"
+        comment = self._comment(b, s)
+        if self.simple(s):
+            lines, _ = self.simple_code(s)
+            return self.define(name, "st, fr", ["env = fr[2]", *lines, "fr[1] += 1"], comment)
+        m = getattr(self, "s_" + type(s).__name__)
+        return m(s, name, comment)
+
+    def _opt(self, e, comment="") -> str:
+        return self.function(e, comment) if e is not None else "None"
+
+    def s_Do(self, s, name, comment):
+        env = "env, " if s.env else ""
+        args = ", ".join(self.expr(a) for a in s.args)
+        return self.define(name, "st, fr", ["env = fr[2]", f"_p_{s.name}(st, {env}{args})", "fr[1] += 1"], comment)
+
+    def s_If(self, s, name, comment):
+        lines = ["env = fr[2]"]
+        for i, (c, blk) in enumerate(s.clauses):
+            lines.append(f"{'if' if i == 0 else 'elif'} {self.expr(c)}:")
+            lines.append(f"    st.stack.append([{blk.id}, 0, env, None])")
+        if s.other is not None:
+            lines += ["else:", f"    st.stack.append([{s.other.id}, 0, env, None])"]
+        lines.append("fr[1] += 1")
+        return self.define(name, "st, fr", lines, comment)
+
+    def s_While(self, s, name, comment):
+        return self.define(name, "st, fr", ["env = fr[2]", f"if {self.expr(s.cond)}:",
+                                            f"    st.stack.append([{s.body.id}, 0, env, None])",
+                                            "else:", "    fr[1] += 1"], comment)
+
+    def s_Repeat(self, s, name, comment):
+        return self.define(name, "st, fr", [f"_repeat(st, fr, {self.function(s.count)}, {s.body.id})"], comment)
+
+    def s_For(self, s, name, comment):
+        return self.define(name, "st, fr", [f"_for_each(st, fr, {s.var!r}, {self.function(s.source)}, {s.body.id})"],
+                           comment)
+
+    def s_CallProc(self, s, name, comment):
+        args = self.const_name("[" + ", ".join(f"({p!r}, {self.function(e)})" for p, e in s.args) + "]")
+        return self.define(name, "st, fr", [f"_call(st, fr, {s.block[0]}, {self._opt(s.me)}, {args})"],
+                           f"{comment} -> procedure {s.name}")
+
+    def s_Emit(self, s, name, comment):
+        args = self.const_name("[" + ", ".join(f"({k!r}, {self.function(e)})" for k, e in s.args) + "]")
+        return self.define(name, "st, fr", [f"_emit_event(st, fr, {s.event!r}, {args})"], comment)
+
+    def s_Return(self, s, name, comment):
+        return self.define(name, "st, fr", ["_ret(st, fr)"], comment)
+
+    def s_Choose(self, s, name, comment):
+        call = (f"_choose(st, fr, {s.var!r}, {self.function(s.options)}, {self._opt(s.where)}, "
+                f"{self._opt(s.by)}, {s.label!r}, {s.optional!r}, {self._opt(s.about)})")
+        return self.define(name, "st, fr", [call], comment)
+
+    def s_Ask(self, s, name, comment):
+        return self.define(name, "st, fr", [f"_ask(st, fr, {s.moves!r}, {self._opt(s.by)})"], comment)
+
+    def s_Branches(self, s, name, comment):
+        table = self.const_name("[" + ", ".join(
+            f"({n!r}, {self._opt(c)}, {blk.id if blk is not None else None})" for n, c, blk in s.branches) + "]")
+        fname = self.define(name, "st, fr", [f"_branches(st, fr, {s.kind!r}, {s.label!r}, {self._opt(s.by)}, {table})"],
+                            comment)
+        self.parts.append(f"{fname}.branches = {{n: b for n, c, b in {table} if b is not None}}\n"
+                          f"{fname}.logged = {s.kind == 'one_of'}\n")
+        return fname
+
+    def s_Nothing(self, s, name, comment):
+        return "_skip"
+
+    def s_Dispatch(self, s, name, comment):
+        return "_dispatch"
+
+    def const_name(self, code: str) -> str:
+        """A module-level name for a piece of code evaluated once (a table of functions)."""
+        name = self.fresh("_t")
+        self.parts.append(f"{name} = {code}\n")
+        return name
+
+    # ------------------------------------------------------------ moves
+    def enumerator(self, move, params, cond, id_parts, comment) -> str:
+        """m_<move>(st, me, out): every binding of the move's arguments whose condition holds,
+        as an Action under its id (params: [(arg, domain function name)])."""
+        lines = ["env = {'me': me}"]
+        indent = ""
+        for n, (arg, dom) in enumerate(params):
+            lines.append(f"{indent}for x{n} in {dom}(st, env):")
+            indent += "    "
+            lines.append(f"{indent}env[{arg!r}] = x{n}")
+        if cond is not None:
+            lines.append(f"{indent}if {cond}(st, env):")
+            indent += "    "
+        aid = " + ".join(repr(p) if isinstance(p, str) else f"_fmt(x{p[0]})" for p in id_parts if p != "") or "''"
+        binding = "{'me': me" + "".join(f", {arg!r}: x{n}" for n, (arg, _) in enumerate(params)) + "}"
+        lines += [f"{indent}aid = {aid}",
+                  f"{indent}if aid in out:",
+                  f"{indent}    _same_id(aid, _MOVES[{move!r}])",
+                  f"{indent}out[aid] = _Action(aid, None, me, ({move!r}, {binding}), _RULES)"]
+        return self.define(f"m_{ident(move)}", "st, me, out", lines, comment)

@@ -1,0 +1,184 @@
+"""Decisions, one protocol: a statement that needs a player to decide sets ``state.pending``;
+``actions(state)`` lists what may be done then, each an ``Action`` with a stable id; ``take``
+resumes the rules with the one chosen. The pending decision is plain data (saved with the
+game), of four kinds:
+
+* ``ask``     moves offered: ids from the moves' id templates, e.g. ``take:c1_07:play``
+* ``choose``  a value among options: ``choose:<label>:<value>`` (``none`` to stop an optional one)
+* ``branch``  a branch of one_of, or yes/no of may: ``choose:<label>:<branch>``
+* ``order``   the next branch of any_order: ``order:<label>:<branch>``
+"""
+from __future__ import annotations
+
+from ..errors import EngineError
+from ..model.rules import fmt_value
+
+
+class Action:
+    """A legal action: ``id`` (stable, readable), ``label`` (for people), ``player``."""
+
+    __slots__ = ("id", "_label", "player", "payload", "_rules")
+
+    def __init__(self, id, label, player, payload, rules=None):
+        self.id, self._label, self.player, self.payload, self._rules = id, label, player, payload, rules
+
+    @property
+    def label(self) -> str:
+        if self._rules is not None:  # a label is formatted only when someone reads it
+            display = self._rules.display
+            if self._label is None:  # a move: its label template over its arguments
+                name, env = self.payload
+                self._label = self._rules.moves[name].label_fmt.format(**{k: display(v) for k, v in env.items()})
+            else:  # a choice: "label: value"
+                self._label = f"{self._label}: {display(self.payload)}"
+            self._rules = None
+        return self._label
+
+    def __repr__(self):
+        return f"Action({self.id!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Action) and other.id == self.id
+
+    def __hash__(self):
+        return hash(self.id)
+
+
+def same_id(aid, m):
+    raise EngineError(f"two legal actions share the id {aid!r}: give move '{m.name}' an id naming all "
+                      "its arguments")
+
+
+# ------------------------------------------------------------------ statements that decide
+def ask(st, fr, moves, by):
+    st.pending = {"type": "ask", "player": by(st, fr[2]) if by is not None else fr[2].get("me"), "moves": moves}
+
+
+def choose(st, fr, var, options, where, by, label, optional, about):
+    """choose var in options [where cond] [by p] [label l] [about x] [optional]: with one option
+    (and not optional) it is taken without asking; with none, var is none."""
+    env = fr[2]
+    opts = list(dict.fromkeys(options(st, env)))
+    if where is not None:
+        keep = []
+        for o in opts:
+            env[var] = o
+            if where(st, env):
+                keep.append(o)
+        opts = keep
+    if (not optional and len(opts) <= 1) or (optional and not opts):
+        env[var] = opts[0] if opts and not optional else None
+        fr[1] += 1
+        return
+    st.pending = {"type": "choose", "player": by(st, env) if by is not None else env.get("me"), "label": label,
+                  "var": var, "options": opts, "optional": optional}
+    if about is not None:  # what the choice is about: shown in its labels, not in its ids
+        st.pending["about"] = about(st, env)
+
+
+def branches(st, fr, kind, label, by, table):
+    """one_of / may: the branches whose condition holds are offered (one alone is taken).
+    any_order: each branch once, in the order the player picks (the ones left live in aux)."""
+    env = fr[2]
+    if kind == "any_order":
+        if fr[3] is None:
+            fr[3] = [n for n, c, b in table]
+        opts = [n for n, c, b in table if n in fr[3] and (c is None or c(st, env))]
+        if not opts:
+            fr[3] = None
+            fr[1] += 1
+            return
+        if len(opts) == 1:
+            fr[3].remove(opts[0])
+            st.stack.append([next(b for n, c, b in table if n == opts[0]), 0, env, None])
+            return
+        st.pending = {"type": "order", "player": by(st, env) if by is not None else env.get("me"),
+                      "label": label, "options": opts}
+        return
+    opts = [n for n, c, b in table if c is None or c(st, env)]
+    if kind == "one_of" and len(opts) <= 1:
+        fr[1] += 1
+        for n, c, b in table:
+            if opts and n == opts[0] and b is not None:
+                st.stack.append([b, 0, env, None])
+        return
+    st.pending = {"type": "branch", "player": by(st, env) if by is not None else env.get("me"),
+                  "label": label, "options": opts}
+
+
+# ------------------------------------------------------------------ listing and taking
+def actions(st) -> dict:
+    """{id: Action} for the pending decision (empty when the game is over)."""
+    p = st.pending
+    out = {}
+    if p is None or st.over:
+        return out
+    st.work = 0  # listing actions has a work budget of its own
+    player = p["player"]
+    t = p["type"]
+    rules = st.rules
+    if t == "ask":
+        for name in p["moves"]:
+            m = rules.moves[name]
+            try:
+                m.enumerate(st, player, out)
+            except EngineError:
+                raise
+            except Exception as exc:  # a move's arguments or condition failed
+                raise EngineError(rules.failure(rules.where_src(m.src), exc)) from None
+    elif t == "choose":
+        label = p["label"]
+        text = label if p.get("about") is None else f"{label} ({rules.display(p['about'])})"
+        for v in p["options"]:
+            aid = f"choose:{label}:{fmt_value(v)}"
+            out[aid] = Action(aid, text, player, v, rules)
+        if p["optional"]:
+            aid = f"choose:{label}:none"
+            out[aid] = Action(aid, f"{text}: none (stop)", player, None)
+    elif t == "branch":
+        for b in p["options"]:
+            aid = f"choose:{p['label']}:{b}"
+            out[aid] = Action(aid, f"{p['label']}: {b}", player, b)
+    elif t == "order":
+        for b in p["options"]:
+            aid = f"order:{p['label']}:{b}"
+            out[aid] = Action(aid, f"{p['label']}: {b} next", player, b)
+    return out
+
+
+def take(st, a: Action) -> None:
+    """Resume the rules with the chosen action (it is legal: listed by ``actions``)."""
+    p = st.pending
+    t = p["type"]
+    fr = st.stack[-1]
+    rules = st.rules
+    st._legal = None
+    st.pending = None
+    st.record(a.id)
+    if t == "ask":
+        name, binding = a.payload
+        m = rules.moves[name]
+        entry = f"{a.player}: {a.label}"
+        fr[1] += 1
+        if not m.private:
+            st.say(entry)
+        else:
+            public = m.name if m.private is True else m.private.format(
+                **{k: rules.display(v) for k, v in binding.items()})
+            st.say([a.player, entry, f"{a.player}: {public}"])
+        st.stack.append([m.block, 0, dict(binding), None])
+    elif t == "choose":
+        fr[2][p["var"]] = a.payload
+        fr[1] += 1
+    elif t == "branch":
+        fr[1] += 1
+        stmt = rules.blocks[fr[0]][fr[1] - 1]
+        if stmt.logged:  # a one_of's branch is a public choice, like a move
+            st.say(f"{a.player}: {p['label']}: {a.payload}")
+        block = stmt.branches.get(a.payload)
+        if block is not None:
+            st.stack.append([block, 0, fr[2], None])
+    elif t == "order":
+        stmt = rules.blocks[fr[0]][fr[1]]
+        fr[3].remove(a.payload)
+        st.stack.append([stmt.branches[a.payload], 0, fr[2], None])

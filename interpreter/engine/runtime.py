@@ -1,0 +1,119 @@
+"""What the generated code of a game calls while it runs: reading zones and lists, indexing, the
+statements that push frames (loops, procedure calls, events, returns) and settling after a
+write (forgetting memoised values, checking triggers). The statements that wait for a decision
+are in ``decisions.py``; the primitives in ``primitives.py``.
+
+A frame is ``[block id, pc, env, aux]``; a statement is ``s(st, fr)``: it advances ``fr[1]`` or
+pushes frames (``vm.run`` runs the top frame's next statement).
+"""
+from __future__ import annotations
+
+from ..errors import RuleFailure, describe_value
+from ..limits import add, each, mul  # noqa: F401 (names the generated code uses)
+from .vm import check_triggers, emit, forget  # noqa: F401
+
+MISSING = object()
+
+
+def items(st, z):
+    """A zone's items as a list (empty tableau slots skipped)."""
+    if z is None:
+        return []
+    lst = st.zones[z]
+    return [i for i in lst if i is not None] if st.rules.zones[z].tableau else lst
+
+
+def seq(st, v):
+    """A value used as a list whose type is known only at run time: a zone id means the zone's
+    items; none means empty; anything else is taken as it is."""
+    if isinstance(v, str):
+        return items(st, v) if v in st.rules.zones else [v]
+    return v if v is not None else []
+
+
+def index(b, k):
+    """xs[i] of a list (an error past its end), m[k] of a map (0 for a missing key)."""
+    if isinstance(b, dict):
+        return b.get(k, 0)
+    if isinstance(b, list):
+        if not isinstance(k, int) or isinstance(k, bool):
+            raise RuleFailure(f"a list index must be a number, not {describe_value(k)}")
+        if -len(b) <= k < len(b):
+            return b[k]
+        raise RuleFailure(f"index {k} is past the end of a list of {len(b)}"
+                          if b else f"index {k} of an empty list")
+    if b is None:
+        raise RuleFailure(f"[{describe_value(k)}] of none: there is no list here")
+    raise RuleFailure(f"[...] needs a list or a map, not {describe_value(b)}")
+
+
+def key_error(family, k):
+    return RuleFailure(f"{describe_value(k)} is not a key of '{family}'")
+
+
+def settle(st) -> bool:
+    """After a write inside a run of statements: forget what it invalidated and check the
+    triggers reading it. True when the run must stop here (a trigger fired, the game ended or
+    a decision is waiting): the interpreter then runs what came up first."""
+    d = st.dirty
+    forget(st, d)
+    n = len(st.stack)
+    check_triggers(st)
+    return len(st.stack) != n or st.over or st.pending is not None
+
+
+# ------------------------------------------------------------------ statements that push frames
+def skip(st, fr):
+    fr[1] += 1
+
+
+def repeat(st, fr, n, body):
+    """repeat n { body }: the count lives in the frame's aux."""
+    if fr[3] is None:
+        fr[3] = int(n(st, fr[2]) or 0)
+    if fr[3] > 0:
+        fr[3] -= 1
+        st.stack.append([body, 0, fr[2], None])
+    else:
+        fr[3] = None
+        fr[1] += 1
+
+
+def for_each(st, fr, var, source, body):
+    """for var in source { body }: the list and the position live in the frame's aux."""
+    env = fr[2]
+    if fr[3] is None:
+        fr[3] = [list(source(st, env)), 0]
+    lst, i = fr[3]
+    if i < len(lst):
+        fr[3][1] = i + 1
+        env[var] = lst[i]
+        st.stack.append([body, 0, env, None])
+    else:
+        fr[3] = None
+        fr[1] += 1
+
+
+def call(st, fr, block: int, me, args):
+    """A procedure call: a frame of its own, with its own env (me, then the arguments)."""
+    env = fr[2]
+    new = {"me": me(st, env) if me is not None else env.get("me")}
+    for p, f in args:
+        new[p] = f(st, env)
+    st.stack.append([block, 0, new, None])
+    fr[1] += 1
+
+
+def emit_event(st, fr, name, args):
+    env = fr[2]
+    values = {k: f(st, env) for k, f in args}
+    fr[1] += 1
+    emit(st, name, values, env.get("me"))
+
+
+def ret(st, fr):
+    """return: leave the procedure (every frame sharing its env)."""
+    env = fr[2]
+    stack = st.stack
+    while stack and stack[-1][2] is env:
+        stack.pop()

@@ -1,0 +1,68 @@
+"""Saves that cannot lie (docs/saves.md): a save loads only into the state its own history
+leads to under these rules, replayed from its seed, seats and options; anything else is
+refused with a SaveError naming the first difference."""
+from __future__ import annotations
+
+import json
+
+from ..errors import EngineError, IllegalAction, SaveError
+
+MAX_SAVE_BYTES = 64 * 2**20
+
+
+def load(game, text, verify: bool = True):
+    """A saved game, or SaveError naming the first problem (see Game.state_from_json)."""
+    from .game import GameState
+
+    if isinstance(text, (str, bytes)) and len(text) > MAX_SAVE_BYTES:
+        raise SaveError(f"the save is larger than {MAX_SAVE_BYTES // 2**20} MB")
+    try:
+        d = json.loads(text) if isinstance(text, (str, bytes)) else text
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SaveError(f"save is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise SaveError("save is nested too deeply to be a save") from None
+    st = GameState.from_dict(game.rules, d)
+    return replayed(game, st, d) if verify else st
+
+
+def replayed(game, saved, d):
+    """The state the saved history leads to, if it is the saved state."""
+    r = game.rules
+    options = {k: saved.vars.get(k) for k in r.options}
+    try:
+        st = game.new_game(seed=saved.seed, options=options, players=len(saved.seats) if r.seats else None)
+    except (ValueError, EngineError) as exc:
+        raise SaveError(f"the save's settings cannot start a game: {exc}") from None
+    if st.seats != saved.seats:
+        raise SaveError(f"the save seats {list(saved.seats)}, but {len(saved.seats)} players sit as "
+                        f"{list(st.seats)}")
+    for i, aid in enumerate(saved.history, 1):
+        try:
+            st.apply(aid)
+        except IllegalAction:
+            raise SaveError(f"the save's history does not follow the rules: action {i} ({str(aid)[:60]!r}) "
+                            "is not legal there") from None
+        except EngineError as exc:
+            raise SaveError(f"replaying the save's history failed at action {i}: {exc}") from None
+    want = json.loads(json.dumps(d, sort_keys=True))
+    got = json.loads(st.to_json())
+    if got != want:
+        raise SaveError(f"the save does not match its own history: {first_difference(got, want)}")
+    return st
+
+
+def first_difference(got, want, path="") -> str:
+    if isinstance(got, dict) and isinstance(want, dict):
+        for k in sorted(set(got) | set(want), key=str):
+            if got.get(k) != want.get(k):
+                return first_difference(got.get(k), want.get(k), f"{path}.{k}" if path else str(k))
+    if isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
+        for i, (a, b) in enumerate(zip(got, want)):
+            if a != b:
+                return first_difference(a, b, f"{path}[{i}]")
+
+    def show(v):
+        text = json.dumps(v)
+        return text[:60] + "..." if len(text) > 60 else text
+    return f"{path or 'the state'} is {show(want)} in the save, {show(got)} by the rules"
