@@ -1,0 +1,94 @@
+"""Build a game's ``Rules`` from its loaded rule files (a ``Spec``): declare every name and check
+the data (declare.py), check every piece of effect-language text and write it as one Python
+module (code.py), and warn about likely mistakes (lint.py). Every problem is collected as a
+diagnostic; the build never stops at the first.
+
+The engine passes ``namespace(rules)``: the run-time names the generated module calls (the
+build itself knows nothing of how a game runs)."""
+from __future__ import annotations
+
+import hashlib
+import os
+
+from ..dsl import ir
+from ..dsl.check import Checker
+from ..dsl.parse import GRAMMAR_PATH
+from ..model.rules import Rules
+from .code import Coder
+from .declare import Declarations, Declarer
+from .lint import Linter
+
+
+class Builder(Declarer, Coder, Linter):
+    def __init__(self, spec, namespace):
+        self.spec = spec
+        self.namespace = namespace
+        self.r = Rules()
+        self.d = Declarations()
+        self.c = Checker(self.r, self.d, spec.diags, spec.removed)
+        self._later = []
+
+    def build(self) -> Rules:
+        spec, r = self.spec, self.r
+        g = spec.game.value
+        gs = spec.game.source
+        r.root = spec.root
+        r.mods = tuple(str(m) for m in spec.mods)
+        r.name = g.get("name", "")
+        r.title = g.get("title", r.name)
+        h = hashlib.sha256(GRAMMAR_PATH.read_bytes())
+        # the rule files' text and names within the game folder (not where the command ran)
+        for s in sorted(spec.sources, key=lambda s: _in_game(s.path, spec.root)):
+            h.update(_in_game(s.path, spec.root).encode() + b"\0" + s.text.encode())
+        r.digest = h.hexdigest()[:16]
+        r.dispatch_block = self.c.new_block([ir.Dispatch()]).id
+
+        step = self._step
+        step(self._players_enums, g, gs)
+        step(self._board)
+        step(self._pieces, g, gs)
+        step(self._zones, g, gs)
+        step(self._vars, g, gs)
+        step(self._tracks, g, gs)
+        step(self._events, g, gs)
+        step(self._item_types, g, gs)
+        step(self._items)
+        step(self._var_item_types)
+        step(self._functions, g, gs)
+        step(self._procedures_declare, g, gs)
+        step(self._moves_declare, g, gs)
+        # check the bodies
+        step(self._functions_check)
+        step(self._procedures_compile)
+        step(self._moves_compile, g, gs)
+        step(self._track_spaces, g, gs)
+        step(self._triggers, g, gs)
+        step(self._listeners, g, gs)
+        step(self._item_code)
+        step(self._flow_display_agent, g, gs)
+        step(self.c.check_calls)
+        step(self._warnings)
+        if not any(d.severity == "error" for d in spec.diags):
+            self._generate()  # only rules without errors are written and run
+        return r
+
+    def _step(self, fn, *args):
+        """Run one build step. A crash after problems were already reported is taken as their
+        consequence (the data is malformed): the step is skipped and the others still run."""
+        try:
+            fn(*args)
+        except Exception:
+            if not self.spec.diags:
+                raise
+
+
+def _in_game(path, root) -> str:
+    try:
+        return os.path.relpath(path, root).replace(os.sep, "/")
+    except ValueError:
+        return str(path)
+
+
+def build_rules(spec, namespace) -> tuple[Rules, Declarations]:
+    b = Builder(spec, namespace)
+    return b.build(), b.d

@@ -1,0 +1,359 @@
+"""Check the effect-language text of a game's rule files (procedures, moves, tracks, triggers,
+listeners, items' effects, flow, display, agent) into the IR, then optimise it, write it as one
+Python module (dsl/codegen.py) and link that module into the Rules: every function, block and
+enumerator the running game calls. The module is cached on disk, keyed by the rule files, the
+grammar and the engine's own code, so an unchanged game is not written again."""
+from __future__ import annotations
+
+import linecache
+import string
+
+from ..dsl.check import Src
+from ..dsl.codegen import Module, ident
+from ..dsl.ir import ANY
+from ..dsl.optimise import Optimiser, trivial
+from ..errors import did_you_mean
+from ..model.rules import MoveDef, Trigger
+from .declare import _SIG
+
+
+class Later:
+    """An expression checked now and written as a function of (st, env) with the module."""
+
+    __slots__ = ("expr", "what", "name")
+
+    def __init__(self, expr, what):
+        self.expr, self.what, self.name = expr, what, None
+
+
+class Coder:
+    """The code steps of the Builder (build/__init__.py)."""
+
+    def later(self, e, what: str) -> Later:
+        item = Later(e, what)
+        self._later.append(item)
+        return item
+
+    def _functions_check(self):
+        """Check every function once, so a function nobody calls is still checked."""
+        for name, fn in self.c.functions.items():
+            if fn.node is not None:
+                self.c.function(None, name, fn.src)
+
+    def _procedures_compile(self):
+        g = self.spec.game.value
+        r = self.r
+        for key, body in (g.get("procedures") or {}).items():
+            name, params = self._sig(key, None, (), "procedure") if _SIG.match(str(key)) else (None, [])
+            if name is None or name not in self.d.procedures:
+                continue
+            _, ref, src = self.d.procedures[name]
+            scope = {"me": ("local", "me", "player")}
+            for i, p in enumerate(params):
+                scope[p] = self.c.param(name, i, ("local", p, ANY))
+            ref[0] = self.c.block_text(body, src, scope).id
+
+    def _moves_compile(self, g, gs):
+        r = self.r
+        ids = {}
+        for name, d in (g.get("moves") or {}).items():
+            if not isinstance(d, dict) or "do" not in d:
+                continue  # the schema already reported it
+            path = ("moves", name)
+            scope = {"me": ("local", "me", "player")}
+            params = []
+            reads = set()  # legal actions are listed without changing anything: no chance here
+            self.c.reads.append(reads)
+            for a, dom in (d.get("args") or {}).items():
+                e = self.c.expr_text(dom, self.src(gs, path + ("args", a), f"move {name} argument {a}"), scope)
+                params.append((a, self.later(self.c.to_list(e), f"move {name} argument {a}")))
+                scope[a] = ("local", a, ANY)
+            cond = None
+            if "if" in d:
+                cond = self.later(self.c.expr_text(d["if"], self.src(gs, path + ("if",), f"move {name} condition"),
+                                                   scope), f"move {name} condition")
+            self.c.reads.pop()
+            if "!" in reads:
+                self.err(gs, path, "E402", f"move '{name}' draws on chance in its arguments or condition",
+                         "listing legal actions must not roll dice; roll in the move's do:", key=True)
+            block = self.c.block_text(d["do"], self.src(gs, path + ("do",), f"move {name}"), scope).id
+            id_fmt = d.get("id") or ":".join([name] + ["{%s}" % p for p, _ in params])
+            label = d.get("label", id_fmt)
+            ok = True
+            private = d.get("private", False)
+            templates = [("id", id_fmt), ("label", label)] + ([("private", private)] if isinstance(private, str) else [])
+            for key, text in templates:
+                try:
+                    fields = [f for _, f, spec, conv in string.Formatter().parse(text) if f is not None]
+                    bad = [f for _, f, spec, conv in string.Formatter().parse(text) if f is not None and (spec or conv)]
+                except ValueError as exc:
+                    self.err(gs, path + (key,), "E201", f"bad {key} template of move '{name}': {exc}",
+                             "write {argument} for an argument's value, {{ and }} for braces")
+                    ok = False
+                    continue
+                for ph in fields:
+                    if ph not in dict(params) or ph in bad:
+                        self.err(gs, path + (key,), "E301", f"'{{{ph}}}' names no argument of move '{name}'",
+                                 did_you_mean(ph, dict(params)) or "placeholders are {argument} only")
+                        ok = False
+            if ok and set(p for p, _ in params) - set(
+                    f for _, f, _, _ in string.Formatter().parse(id_fmt) if f is not None):
+                self.err(gs, path + ("id",), "E402", f"the id of move '{name}' leaves out an argument",
+                         "two actions would share one id: name every argument in the id")
+            if id_fmt in ids:
+                self.err(gs, path + ("id",) if "id" in d else path, "E305",
+                         f"moves '{ids[id_fmt]}' and '{name}' have the same action id template '{id_fmt}'",
+                         key="id" not in d)
+            ids[id_fmt] = name
+            if isinstance(private, str) and not ok:
+                private = True  # a broken public text (reported above): others see the move's name
+            r.moves[name] = MoveDef(name, params, cond, block, id_fmt if ok else name,
+                                    label if ok else name, private if isinstance(private, str) else bool(private),
+                                    src=self.src(gs, path + (("if",) if "if" in d else ("do",)), f"move {name}"))
+
+    def _track_spaces(self, g, gs):
+        for name, d in (g.get("tracks") or {}).items():
+            t = self.r.tracks.get(name)
+            for pos, body in (d.get("spaces") or {}).items():
+                if t is None or not str(pos).isdigit():  # the schema already reported it
+                    continue
+                src = self.src(gs, ("tracks", name, "spaces", pos), f"track {name} space {pos}")
+                if not (0 < int(pos) <= t.length):
+                    self.err(gs, ("tracks", name, "spaces", pos), "E306", f"space {pos} is off the track (1..{t.length})",
+                             key=True)
+                t.spaces[int(pos)] = self.c.block_text(body, src, {"me": ("local", "me", "player")}).id
+
+    def _triggers(self, g, gs):
+        r = self.r
+        ids = {}
+        for i, d in enumerate(g.get("triggers") or []):
+            if not isinstance(d, dict) or not all(k in d for k in ("id", "when", "do")):
+                continue  # the schema already reported it
+            path = ("triggers", i)
+            if d["id"] in ids:  # its once-keys, and a mod naming it, would mix the two up
+                self.err(gs, path + ("id",), "E305", f"two triggers are named '{d['id']}'",
+                         f"the first is trigger number {ids[d['id']] + 1}; give each its own id")
+            ids.setdefault(d["id"], i)
+            scope = {"me": ("local", "me", "player")}
+            params = []
+            reads = set()  # what the domains and the condition read: the trigger's channels
+            self.c.reads.append(reads)
+            for a, dom in (d.get("for") or {}).items():
+                e = self.c.expr_text(dom, self.src(gs, path + ("for", a), f"trigger {d['id']}"), scope)
+                params.append((a, self.later(self.c.to_list(e), f"trigger {d['id']} binding {a}")))
+                scope[a] = ("local", a, ANY)
+            static_domains = not reads
+            cond = self.later(self.c.expr_text(d["when"], self.src(gs, path + ("when",), f"trigger {d['id']}"), scope),
+                              f"trigger {d['id']} condition")
+            self.c.reads.pop()
+            if "!" in reads:
+                self.err(gs, path + ("when",), "E402", f"trigger '{d['id']}' draws on chance in its condition",
+                         "conditions must not roll dice or draw at random; do that in the effect")
+            mask = r.mask_of(reads) or -1  # a condition reading nothing is checked after every step
+            block = self.c.block_text(d["do"], self.src(gs, path + ("do",), f"trigger {d['id']}"), scope).id
+            r.triggers.append(Trigger(d["id"], params, cond, block, d.get("once", True), mask,
+                                      static_domains=static_domains,
+                                      src=self.src(gs, path + ("when",), f"trigger {d['id']}")))
+
+    def _ability(self, d, src_entry_source, path, this):
+        r = self.r
+        ev = d.get("event") if isinstance(d, dict) else None
+        if not isinstance(ev, str) or "do" not in d:  # the schema already reported it
+            return
+        if ev not in self.d.events:
+            self.err(src_entry_source, path + ("event",), "E304", f"unknown event '{ev}'",
+                     did_you_mean(ev, self.d.events) or "events are declared under events: in game.yaml")
+            return
+        scope = {"me": ("local", "me", "player")}
+        if this:
+            scope["this"] = ("local", "this", "item")
+        for a, t in self.d.events[ev].items():
+            scope[a] = ("local", a, t if t in ("int", "bool", "player", "region", "item", "zone") else ANY)
+        cond = None
+        if "if" in d:
+            cond = self.later(self.c.expr_text(d["if"], self.src(src_entry_source, path + ("if",), f"listener on {ev}"),
+                                               scope), f"listener on {ev} condition")
+        block = self.c.block_text(d["do"], self.src(src_entry_source, path + ("do",), f"listener on {ev}"), scope).id
+        r.listeners.setdefault(ev, []).append((this, cond, block))  # run by vm.dispatch
+
+    def _listeners(self, g, gs):
+        ids = set()
+        for i, d in enumerate(g.get("listeners") or []):
+            lid = d.get("id") if isinstance(d, dict) else None
+            if lid is not None and lid in ids:
+                self.err(gs, ("listeners", i, "id"), "E305", f"two listeners are named '{lid}'",
+                         "give each its own id (a mod names a listener by it)")
+            ids.add(lid)
+            self._ability(d, gs, ("listeners", i), None)
+
+    def _item_code(self):
+        r = self.r
+        for iid, e in self.spec.items.items():
+            if iid not in r.props:
+                continue
+            d = e.value
+            scope = {"me": ("local", "me", "player"), "this": ("local", "this", "item")}
+            # the item's effect and its condition (part ''), and its named parts (effects:)
+            parts = [("", d.get("if"), d.get("effect"), e.at("if"), e.at("effect"))]
+            for name, part in (d.get("effects") or {}).items():
+                at = e.at("effects") + (name,)
+                if isinstance(part, dict):
+                    parts.append((name, part.get("if"), part.get("do"), at + ("if",), at + ("do",)))
+                else:
+                    parts.append((name, None, part, None, at))
+            for name, cond, body, cond_at, body_at in parts:
+                what = f"{name} of {iid}" if name else iid
+                if body is not None:
+                    r.item_text[iid] = (r.item_text.get(iid, "") + (f"\n{name}: " if name else "\n")
+                                        + str(body).strip()).strip()
+                    r.item_effects[(iid, name)] = self.c.block_text(
+                        body, self.src(e.source, body_at, f"effect of {what}"), dict(scope)).id
+                if cond is not None:  # when the part may be used: read by usable(item, player, part)
+                    r.item_text[iid] = (r.item_text.get(iid, "") + f"\n{name + ' ' if name else ''}usable if: "
+                                        + str(cond).strip()).strip()
+                    r.item_conds[(iid, name)] = self.later(self.c.expr_text(
+                        cond, self.src(e.source, cond_at, f"condition of {what}"), dict(scope)), f"condition of {what}")
+            for j, ab in enumerate(d.get("abilities") or []):
+                self._ability(ab, e.source, e.path + ("abilities", j), iid)
+                if isinstance(ab, dict):
+                    cond = f" if {ab['if']}" if "if" in ab else ""
+                    r.item_text[iid] = (r.item_text.get(iid, "") + f"\non {ab.get('event')}{cond}: "
+                                        f"{str(ab.get('do', '')).strip()}").strip()
+
+    def _flow_display_agent(self, g, gs):
+        r = self.r
+        if "flow" in g:
+            r.flow = self.c.block_text(g["flow"], self.src(gs, ("flow",), "flow"), {"me": ("local", "me", "player")}).id
+        disp = g.get("display") or {}
+        me = {"me": ("local", "me", "player")}
+        for label, text in (disp.get("players") or {}).items():
+            r.hud["players"][label] = self.later(self.c.expr_text(
+                text, self.src(gs, ("display", "players", label), "display"), dict(me)), f"display of {label}")
+        known = (set(r.players) | {v for vals in r.enums.values() for v in vals} | set(r.kinds)
+                 | set(r.zone_families) | set(r.locations))
+        for i, (k, v) in enumerate((disp.get("names") or {}).items()):
+            if k not in known:
+                self.err(gs, ("display", "names", k), "E306",
+                         f"'{k}' is not a player, an enum value, a piece kind, a place or a zone family",
+                         did_you_mean(k, known) or "names: gives these their printed names")
+            r.names[k] = str(v)
+        for name, m in (disp.get("meters") or {}).items():
+            if not isinstance(m, dict) or "value" not in m:
+                continue  # the schema already reported it
+            at = ("display", "meters", name)
+            scope = dict(me)
+            value = self.later(self.c.expr_text(m["value"], self.src(gs, at + ("value",), f"meter {name}"),
+                                                dict(scope)), f"meter {name}")
+            top = (self.later(self.c.expr_text(m["max"], self.src(gs, at + ("max",), f"meter {name}"), dict(scope)),
+                              f"meter {name} max") if "max" in m else None)
+            marks = {int(k): str(v) for k, v in (m.get("marks") or {}).items() if str(k).lstrip("-").isdigit()}
+            r.hud["meters"][name] = {"value": value, "max": top, "per": m.get("per"), "marks": marks,
+                                     "doc": m.get("doc", "")}
+        r.hud["prompts"] = {str(k): str(v) for k, v in (disp.get("prompts") or {}).items()}
+        for t, text in (disp.get("items") or {}).items():
+            if t not in r.item_types:
+                self.err(gs, ("display", "items", t), "E306", f"unknown item type '{t}'",
+                         did_you_mean(t, r.item_types), key=True)
+                continue
+            r.hud["items"][t] = self.later(self.c.expr_text(
+                text, self.src(gs, ("display", "items", t), f"display of {t}"),
+                {"me": ("local", "me", "player"), "this": ("local", "this", "item")}), f"display of {t}")
+        for label, text in (disp.get("regions") or {}).items():
+            r.hud["regions"][label] = self.later(self.c.expr_text(
+                text, self.src(gs, ("display", "regions", label), "display"),
+                {"me": ("local", "me", "player"), "r": ("local", "r", "region")}), f"display of {label}")
+        for i, text in enumerate(disp.get("zones") or []):
+            e = self.c.expr_text(text, self.src(gs, ("display", "zones", i), "display"), dict(me))
+            r.hud["zones"].append((str(text).strip(), self.later(e, "display of a zone")))
+        for i, fam in enumerate(disp.get("player_zones") or []):
+            if fam not in r.zone_families:
+                self.err(gs, ("display", "player_zones", i), "E306", f"unknown zone family '{fam}'",
+                         did_you_mean(fam, r.zone_families))
+            else:
+                r.hud["player_zones"].append(fam)
+        turn = g.get("turn")
+        if isinstance(turn, str):
+            if turn not in r.var_defs:
+                self.err(gs, ("turn",), "E301", f"turn: names no variable '{turn}'",
+                         did_you_mean(turn, r.var_defs) or "name the variable that holds whose turn it is")
+            else:
+                r.turn_var = turn
+        r.default_agents = (g.get("agent") or {}).get("default")
+        ev = (g.get("agent") or {}).get("evaluate")
+        if ev is not None:
+            r.evaluate = self.later(self.c.expr_text(ev, self.src(gs, ("agent", "evaluate"), "agent evaluation"),
+                                                     {"me": ("local", "me", "player")}), "agent evaluation")
+
+    # ------------------------------------------------------------------ module
+    def _where(self, src, line=1, col=1) -> str:
+        return self.r.where_src(src, line, col) if src is not None else "?"
+
+    def _generate(self):
+        """Optimise the checked rules, write the module, run it and link what it defines."""
+        c, r = self.c, self.r
+        functions = c.functions
+        for fn in functions.values():  # which functions are trivial: before any is rewritten
+            fn.memo = not trivial(fn, functions) if fn.body is not None else False
+        opt = Optimiser(functions)
+        for fn in functions.values():
+            if fn.body is not None:
+                fn.body = opt.expr(fn.body)
+        for b in c.blocks:
+            opt.block(b)
+        for item in self._later:
+            item.expr = opt.expr(item.expr)
+        mod = Module(r, self._where)
+        for fn in functions.values():
+            if fn.body is not None:
+                fn.mask = r.mask_of(fn.reads)
+                mod.game_function(fn, f"{self._where(fn.src)}: {fn.name}({', '.join(fn.params)})")
+        for item in self._later:
+            item.name = mod.function(item.expr, item.what)
+        tables = [mod.block(b) for b in c.blocks]
+        for m in r.moves.values():
+            parts = []
+            for lit, f, _, _ in string.Formatter().parse(m.id_fmt):
+                parts.append(lit)
+                if f is not None:
+                    parts.append((next(i for i, (a, _) in enumerate(m.params) if a == f),))
+            m.enum_name = mod.enumerator(m.name, [(a, d.name) for a, d in m.params],
+                                         m.cond.name if m.cond is not None else None, parts,
+                                         f"{self._where(m.src)}: the legal actions of move {m.name}")
+        mod.parts.append("BLOCKS = [\n    " + ",\n    ".join(tables) + "]\n")
+        source = mod.source()
+        self._link(source)
+
+    def _link(self, source: str):
+        r = self.r
+        filename = f"<rules of {r.name or 'a game'}>"
+        ns = self.namespace(r, self.d)
+        code = compile(source, filename, "exec")
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        exec(code, ns)
+        r.module_source = source
+        r.namespace = ns
+        self.d.functions = self.c.functions
+        r.blocks = ns["BLOCKS"]
+        r.block_src = {b.id: [(b.src, s.line, s.col) for s in b.stmts] for b in self.c.blocks}
+
+        def fn(x):
+            return ns[x.name] if isinstance(x, Later) else x
+
+        for m in r.moves.values():
+            m.params = [(a, fn(d)) for a, d in m.params]
+            m.cond = fn(m.cond)
+            m.enumerate = ns[m.enum_name]
+        for t in r.triggers:
+            t.params = [(a, fn(d)) for a, d in t.params]
+            t.cond = fn(t.cond)
+        for ev, lst in r.listeners.items():
+            r.listeners[ev] = [(item, fn(cond), block) for item, cond, block in lst]
+        r.item_conds = {k: fn(v) for k, v in r.item_conds.items()}
+        hud = r.hud
+        for key in ("players", "regions", "items"):
+            hud[key] = {k: fn(v) for k, v in hud[key].items()}
+        hud["zones"] = [(text, fn(f)) for text, f in hud["zones"]]
+        for m in hud["meters"].values():
+            m["value"], m["max"] = fn(m["value"]), fn(m["max"])
+        r.evaluate = fn(r.evaluate)
+        r.functions = {name: ns[f"f_{name}"] for name, f in self.c.functions.items() if f.body is not None}
