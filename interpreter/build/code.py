@@ -17,6 +17,80 @@ from ..model.rules import MoveDef, Trigger
 from .declare import _SIG
 
 
+# ------------------------------------------------------------------ the module cache
+def _engine_digest() -> str:
+    """What the generated code depends on besides the rule files: this engine's code generator
+    and checker, and the Python that compiles it."""
+    import hashlib
+    import sys
+    from pathlib import Path
+
+    h = hashlib.sha256(sys.version.encode())
+    here = Path(__file__).resolve().parent
+    for f in sorted([*here.glob("*.py"), *(here.parent / "dsl").glob("*.py"), here.parent / "engine" / "link.py",
+                     here.parent / "limits.py"]):
+        h.update(f.name.encode() + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+_ENGINE = None
+
+
+def module_key(rules_digest: str) -> str:
+    global _ENGINE
+    if _ENGINE is None:
+        _ENGINE = _engine_digest()
+    return f"{rules_digest}-{_ENGINE}"
+
+
+def _cache_dir():
+    import os
+
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "lotr-rules", "modules")
+
+
+def read_module(key: str):
+    import marshal
+    import os
+
+    try:
+        with open(os.path.join(_cache_dir(), key + ".bin"), "rb") as fh:
+            data = marshal.load(fh)
+        return data if isinstance(data, dict) and {"source", "code", "names", "enums"} <= set(data) else None
+    except Exception:  # no cache, or a damaged one: write the module again
+        return None
+
+
+def write_module(key: str, data: dict) -> None:
+    """Written whole to a temporary file, then renamed: never half a module; a failure to write
+    never fails a load."""
+    import marshal
+    import os
+    import tempfile
+
+    tmp = None
+    try:
+        os.makedirs(_cache_dir(), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=_cache_dir(), prefix=".module-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            marshal.dump(data, fh)
+        os.replace(tmp, os.path.join(_cache_dir(), key + ".bin"))
+        tmp = None
+    except Exception:
+        pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def module_filename(r) -> str:
+    return f"<rules of {r.name or 'a game'}>"
+
+
 class Later:
     """An expression checked now and written as a function of (st, env) with the module."""
 
@@ -289,8 +363,18 @@ class Coder:
         return self.r.where_src(src, line, col) if src is not None else "?"
 
     def _generate(self):
-        """Optimise the checked rules, write the module, run it and link what it defines."""
+        """Optimise the checked rules, write the module, run it and link what it defines (a
+        module written before for the same rule files and engine is taken from the cache)."""
         c, r = self.c, self.r
+        key = module_key(r.digest)
+        hit = read_module(key)
+        if hit is not None and len(hit["names"]) == len(self._later):
+            for item, name in zip(self._later, hit["names"]):
+                item.name = name
+            for name, m in r.moves.items():
+                m.enum_name = hit["enums"][name]
+            self._link(hit["source"], hit["code"])
+            return
         functions = c.functions
         for fn in functions.values():  # which functions are trivial: before any is rewritten
             fn.memo = not trivial(fn, functions) if fn.body is not None else False
@@ -321,13 +405,15 @@ class Coder:
                                          f"{self._where(m.src)}: the legal actions of move {m.name}")
         mod.parts.append("BLOCKS = [\n    " + ",\n    ".join(tables) + "]\n")
         source = mod.source()
-        self._link(source)
+        code = compile(source, module_filename(r), "exec")
+        write_module(key, {"source": source, "code": code, "names": [item.name for item in self._later],
+                           "enums": {name: m.enum_name for name, m in r.moves.items()}})
+        self._link(source, code)
 
-    def _link(self, source: str):
+    def _link(self, source: str, code):
         r = self.r
-        filename = f"<rules of {r.name or 'a game'}>"
+        filename = module_filename(r)
         ns = self.namespace(r, self.d)
-        code = compile(source, filename, "exec")
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         exec(code, ns)
         r.module_source = source

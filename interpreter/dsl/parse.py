@@ -322,67 +322,80 @@ def _expect_name(term: str) -> str:
     return term.lower()
 
 
-# Parsed texts are kept in a small on-disk cache (like Lark's own parser cache): a game's
-# effects parse in ~150 ms, and reading their trees back takes a few milliseconds.
-_ast_cache: dict | None = None
-_ast_dirty = False
+# Parsed texts are kept in small on-disk caches (like Lark's own parser cache), one per game
+# (its folder, set by ``cache_scope`` while the game loads), so a load reads only its own trees.
+_caches: dict = {}        # scope -> {(start, text): Node}
+_dirty: set = set()       # scopes with trees not yet written
+_scope = "shared"
 
 
-def _ast_cache_file() -> str:
+class cache_scope:
+    """Parse into the cache of one game (a name for it, e.g. its folder) while it loads."""
+
+    def __init__(self, name: str):
+        self.name = hashlib.sha256(str(name).encode()).hexdigest()[:12]
+
+    def __enter__(self):
+        global _scope
+        self.old, _scope = _scope, self.name
+
+    def __exit__(self, *exc):
+        global _scope
+        _scope = self.old
+
+
+def _ast_cache_file(scope: str) -> str:
     f = _cache_file()
-    return f.replace(".lark.cache", ".ast.cache") if f else ""
+    return f.replace(".lark.cache", f".{scope}.ast.cache") if f else ""
 
 
 def _load_ast_cache() -> dict:
-    global _ast_cache
-    if _ast_cache is None:
-        _ast_cache = {}
-        path = _ast_cache_file()
+    cache = _caches.get(_scope)
+    if cache is None:
+        cache = _caches[_scope] = {}
+        path = _ast_cache_file(_scope)
         if path and os.path.exists(path):
             import pickle
 
             try:
-                with open(path, "rb") as fh:
+                with open(path, "rb") as fh, deep_recursion():
                     data = pickle.load(fh)
                 if isinstance(data, dict):
-                    _ast_cache = data
+                    cache = _caches[_scope] = data
             except Exception:  # a damaged cache is ignored and rewritten
-                _ast_cache = {}
-    return _ast_cache
+                pass
+    return cache
 
 
 def save_ast_cache() -> None:
-    """Write newly parsed texts to the on-disk cache (called after a game is loaded)."""
-    global _ast_dirty
-    if not _ast_dirty or _ast_cache is None:
-        return
-    path = _ast_cache_file()
-    if not path:
-        return
+    """Write newly parsed texts to the on-disk caches (called after a game is loaded)."""
     import pickle
     import tempfile
 
-    _ast_dirty = False
-    tmp = None
-    try:  # written whole to a temporary file, then renamed over the cache: never half a cache
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".ast-", suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(_ast_cache, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+    for scope in list(_dirty):
+        _dirty.discard(scope)
+        path = _ast_cache_file(scope)
+        if not path:
+            continue
         tmp = None
-    except Exception:  # a cache is a convenience: a failed write never fails a load
-        pass
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        try:  # written whole to a temporary file, then renamed over the cache: never half a cache
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".ast-", suffix=".tmp")
+            with os.fdopen(fd, "wb") as fh, deep_recursion():
+                pickle.dump(_caches[scope], fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+            tmp = None
+        except Exception:  # a cache is a convenience: a failed write never fails a load
+            pass
+        finally:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
 
 
 def parse(text: str, start: str = "start") -> Node:
     """Parse DSL text. Raises DSLSyntaxError with a 1-based line/col inside ``text``."""
-    global _ast_dirty
     cache = _load_ast_cache()
     key = (start, text)
     hit = cache.get(key)
@@ -412,12 +425,12 @@ def parse(text: str, start: str = "start") -> Node:
         if len(cache) > 20000:
             cache.clear()
         cache[key] = node
-        _ast_dirty = True
+        _dirty.add(_scope)
     return node
 
 
 MAX_DEPTH = 500    # the deepest tree the language accepts; every accepted tree compiles and runs
-CACHE_DEPTH = 60   # deeper trees are parsed again rather than kept in the on-disk cache
+CACHE_DEPTH = MAX_DEPTH  # every accepted tree is kept (the cache is written with room to recurse)
 
 
 class deep_recursion:

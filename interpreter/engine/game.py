@@ -200,7 +200,7 @@ class Game:
 
 def _build(name_or_path: str, mods=()):
     from ..build import build_rules
-    from ..dsl.parse import deep_recursion, save_ast_cache
+    from ..dsl.parse import cache_scope, deep_recursion, save_ast_cache
     from ..errors import Diagnostic
     from ..loading.loader import load_spec
     from .link import namespace
@@ -209,7 +209,7 @@ def _build(name_or_path: str, mods=()):
     rules = decl = None
     if spec.game is not None:
         try:
-            with deep_recursion():  # every expression the parser accepts compiles
+            with deep_recursion(), cache_scope(spec.root.resolve()):  # every accepted expression compiles
                 rules, decl = build_rules(spec, namespace)
             save_ast_cache()
         except Exception as exc:  # checking must never end in a traceback

@@ -69,6 +69,7 @@ class Source:
         self.text = text
         self.data = None
         self._root = None
+        self._lines = None
 
     def parse(self, diags: list[Diagnostic]):
         loader = _Loader(self.text)
@@ -120,6 +121,13 @@ class Source:
                                     "give each entry its own name"))
         return self.data
 
+    @property
+    def lines(self) -> list:
+        """The text's lines (split once)."""
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines
+
     def offset_pos(self, offset: int) -> tuple[int, int]:
         """1-based (line, col) of a character offset in the text."""
         before = self.text[:max(0, offset)]
@@ -165,7 +173,7 @@ class Source:
             return 1, 1
         start, end = node.start_mark, node.end_mark
         style = getattr(node, "style", None)
-        lines = self.text.splitlines()
+        lines = self.lines
         if style in ("|", ">"):
             # block scalar: content starts on the next line at the block's indentation
             header = lines[start.line][start.column:].split("#")[0]
@@ -192,7 +200,7 @@ class Source:
         """Extra columns for '' inside a single-quoted scalar before col."""
         if style != "'":
             return 0
-        raw = self.text.splitlines()[start.line][start.column + 1:]
+        raw = self.lines[start.line][start.column + 1:]
         extra, i, seen = 0, 0, 0
         while i < len(raw) and seen < col - 1:
             if raw[i] == "'" and raw[i + 1:i + 2] == "'":
@@ -208,7 +216,7 @@ class Source:
     def _folded(self, first, last, line, col, indent, first_col=None):
         """Position in source lines first..last of (line, col) of their folded text: lines
         joined by a space, an empty line giving a line break."""
-        lines = self.text.splitlines()
+        lines = self.lines
         segs = []  # (source line index, column where its text starts, text)
         for i in range(first, min(last + 1, len(lines))):
             raw = lines[i]
