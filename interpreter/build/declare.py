@@ -1,7 +1,12 @@
 """Declare what a game's rule files name, and check their data: players, seats and teams,
 enums, the board, pieces, zones, variables and options, tracks, events, item types and items,
 and the signatures of functions, procedures and moves (their bodies are checked by code.py).
-Every problem becomes a diagnostic at its line; nothing stops at the first."""
+Every problem becomes a diagnostic at its line; nothing stops at the first.
+
+Why this module is large: one short checking step per section of the rule files (players,
+board, pieces, zones, variables, tracks, events, item types, items, signatures); split by
+section, the steps would only import each other.
+"""
 from __future__ import annotations
 
 import re

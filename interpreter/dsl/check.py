@@ -9,6 +9,10 @@ column of the rule file; what is wrong becomes an ``ir.Nothing`` so the rest is 
 
 A parameter's type is learnt from how the rule uses it (passed where a number is needed, added
 to...), and every call is checked against it once everything is checked (``check_calls``).
+
+Why this module is large: one method per construct of the language, in the grammar's order
+(names, expressions, calls, statements, decisions); the checker's state (scope, channels read,
+parameter types) is shared by all of them.
 """
 from __future__ import annotations
 

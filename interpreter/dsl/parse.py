@@ -9,6 +9,8 @@ import hashlib
 import os
 from pathlib import Path
 
+from .treecache import cache_scope, deep_recursion, load as _load_ast_cache, note as _note_tree, save_ast_cache  # noqa: F401
+
 
 GRAMMAR_PATH = Path(__file__).resolve().parents[2] / "grammar" / "effects.lark"
 
@@ -322,78 +324,6 @@ def _expect_name(term: str) -> str:
     return term.lower()
 
 
-# Parsed texts are kept in small on-disk caches (like Lark's own parser cache), one per game
-# (its folder, set by ``cache_scope`` while the game loads), so a load reads only its own trees.
-_caches: dict = {}        # scope -> {(start, text): Node}
-_dirty: set = set()       # scopes with trees not yet written
-_scope = "shared"
-
-
-class cache_scope:
-    """Parse into the cache of one game (a name for it, e.g. its folder) while it loads."""
-
-    def __init__(self, name: str):
-        self.name = hashlib.sha256(str(name).encode()).hexdigest()[:12]
-
-    def __enter__(self):
-        global _scope
-        self.old, _scope = _scope, self.name
-
-    def __exit__(self, *exc):
-        global _scope
-        _scope = self.old
-
-
-def _ast_cache_file(scope: str) -> str:
-    f = _cache_file()
-    return f.replace(".lark.cache", f".{scope}.ast.cache") if f else ""
-
-
-def _load_ast_cache() -> dict:
-    cache = _caches.get(_scope)
-    if cache is None:
-        cache = _caches[_scope] = {}
-        path = _ast_cache_file(_scope)
-        if path and os.path.exists(path):
-            import pickle
-
-            try:
-                with open(path, "rb") as fh, deep_recursion():
-                    data = pickle.load(fh)
-                if isinstance(data, dict):
-                    cache = _caches[_scope] = data
-            except Exception:  # a damaged cache is ignored and rewritten
-                pass
-    return cache
-
-
-def save_ast_cache() -> None:
-    """Write newly parsed texts to the on-disk caches (called after a game is loaded)."""
-    import pickle
-    import tempfile
-
-    for scope in list(_dirty):
-        _dirty.discard(scope)
-        path = _ast_cache_file(scope)
-        if not path:
-            continue
-        tmp = None
-        try:  # written whole to a temporary file, then renamed over the cache: never half a cache
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".ast-", suffix=".tmp")
-            with os.fdopen(fd, "wb") as fh, deep_recursion():
-                pickle.dump(_caches[scope], fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-            tmp = None
-        except Exception:  # a cache is a convenience: a failed write never fails a load
-            pass
-        finally:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-
-
 def parse(text: str, start: str = "start") -> Node:
     """Parse DSL text. Raises DSLSyntaxError with a 1-based line/col inside ``text``."""
     cache = _load_ast_cache()
@@ -421,34 +351,11 @@ def parse(text: str, start: str = "start") -> Node:
                              "numbers have at most a few thousand digits") from None
     if height(node) > MAX_DEPTH:
         raise too_deep
-    if height(node) <= CACHE_DEPTH:  # very deep trees are not worth (nor safe) to pickle
-        if len(cache) > 20000:
-            cache.clear()
-        cache[key] = node
-        _dirty.add(_scope)
+    _note_tree(cache, key, node)  # every accepted tree is kept (written with room to recurse)
     return node
 
 
 MAX_DEPTH = 500    # the deepest tree the language accepts; every accepted tree compiles and runs
-CACHE_DEPTH = MAX_DEPTH  # every accepted tree is kept (the cache is written with room to recurse)
-
-
-class deep_recursion:
-    """Room for recursion while a deep (accepted) expression is parsed or compiled."""
-
-    LIMIT = 20_000
-
-    def __enter__(self):
-        import sys
-
-        self.old = sys.getrecursionlimit()
-        if self.old < self.LIMIT:
-            sys.setrecursionlimit(self.LIMIT)
-
-    def __exit__(self, *exc):
-        import sys
-
-        sys.setrecursionlimit(self.old)
 
 
 def height(node) -> int:

@@ -84,6 +84,14 @@ class GameState(State):
         """The log lines from `start` as `player` may read them (None: the public log)."""
         return info.log_for(self, player, start)
 
+    def edit(self, setup: dict) -> "GameState":
+        """Change the position from outside the rules (a scenario's set-up, a tool): variables,
+        items, pieces, faces, who acts (engine/edit.py); ValueError names what is wrong."""
+        from . import edit
+
+        edit.apply(self, setup)
+        return self
+
     def resample(self, player, rng) -> "GameState":
         """A copy as `player` might imagine it: what they cannot see dealt anew (for agents)."""
         return info.resample(self, player, rng)

@@ -5,6 +5,9 @@ acts for the frame's `me` (its signature says env) gets the frame's env second.
 
 Failures a rule can cause raise ``RuleFailure`` in the language's terms; the interpreter adds
 where they happened.
+
+Why this module is large: it is the reference of what every primitive does (one short
+function per primitive, about sixty); they share nothing but the state they act on.
 """
 from __future__ import annotations
 

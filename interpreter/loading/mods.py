@@ -20,6 +20,9 @@ listeners are named by their id; functions and procedures by the name before '('
 The merged game.yaml becomes ``spec.game.value``; ``spec.game.source`` becomes a
 ``LayeredSource``, which routes each path of the merged data to the file and path the value
 came from, so a diagnostic about a mod's entry points at the mod's own line.
+
+Why this module is large: how a mod overlays a game, whole — manifest, requirements, the four
+overlays, routing every diagnostic to the mod's own line; each part needs the others' records.
 """
 from __future__ import annotations
 
