@@ -148,7 +148,7 @@ def test_secret_simultaneous_choice_is_hidden_until_both_have_chosen(toy):
     assert red_pick not in json.dumps(st.view(None))
     blue_pick = st.zones["hand.blue"][0]
     st.apply(f"choose:blue_card:{blue_pick}")
-    assert st.log[-1] == f"revealed: red {red_pick} blue {blue_pick}"
+    assert st.log_for(None)[-1] == f"revealed: red {red_pick} blue {blue_pick}"
 
 
 # ---------------------------------------------------------------- the tiles game

@@ -85,7 +85,7 @@ def test_a_scenario_step_may_set_up_the_state_between_actions(game):
 
 def test_display_names_print_players_and_enum_values(game):
     st = game.new_game(seed=1)
-    assert "The Hill Folk and the red player take the field" in st.log
+    assert "The Hill Folk and the red player take the field" in st.log_for(None)
 
 
 def test_a_game_is_found_by_its_name_when_its_folder_differs():

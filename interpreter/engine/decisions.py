@@ -157,16 +157,9 @@ def take(st, a: Action) -> None:
     st.record(a.id)
     if t == "ask":
         name, binding = a.payload
-        m = rules.moves[name]
-        entry = f"{a.player}: {a.label}"
         fr[1] += 1
-        if not m.private:
-            st.say(entry)
-        else:
-            public = m.name if m.private is True else m.private.format(
-                **{k: rules.display(v) for k, v in binding.items()})
-            st.say([a.player, entry, f"{a.player}: {public}"])
-        st.stack.append([m.block, 0, dict(binding), None])
+        st.say((a.player, name, binding))  # written out when read (Rules.log_entry)
+        st.stack.append([rules.moves[name].block, 0, dict(binding), None])
     elif t == "choose":
         fr[2][p["var"]] = a.payload
         fr[1] += 1

@@ -97,7 +97,8 @@ class GameState(State):
         return info.resample(self, player, rng)
 
     def digest(self) -> str:
-        return hashlib.sha256("\n".join(map(str, self.log + self.history)).encode()).hexdigest()[:16]
+        entry = self.rules.log_entry
+        return hashlib.sha256("\n".join(map(str, [entry(e) for e in self.log] + self.history)).encode()).hexdigest()[:16]
 
 
 class Game:

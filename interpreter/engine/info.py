@@ -27,7 +27,12 @@ def back(st, item, player):
 
 def log_for(st, player=None, start: int = 0) -> list[str]:
     """The log lines from `start` as `player` may read them (None: the public log)."""
-    return [e if isinstance(e, str) else (e[1] if e[0] == player else e[2]) for e in st.log[start:]]
+    entry = st.rules.log_entry
+    out = []
+    for e in st.log[start:]:
+        e = entry(e)
+        out.append(e if isinstance(e, str) else (e[1] if e[0] == player else e[2]))
+    return out
 
 
 def view(st, player=None) -> dict:

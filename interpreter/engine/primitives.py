@@ -221,10 +221,16 @@ def _top(st, z, n=1):
 def _available(st, z):
     """Items of a tableau zone that are face up and covered by no item."""
     items = st.zones[z]
-    cover = st.rules.zones[z].covered_by
     fd = st.facedown
-    return [it for i, it in enumerate(items)
-            if it is not None and it not in fd and all(items[j] is None for j in cover[i])]
+    out = []
+    for it, cov in zip(items, st.rules.zones[z].covered_by):
+        if it is not None and it not in fd:
+            for j in cov:
+                if items[j] is not None:
+                    break
+            else:
+                out.append(it)
+    return out
 
 
 def _zone_of(st, x):
@@ -290,22 +296,27 @@ def shortfall_of(required: dict, providers: list) -> int:
     A provider is a symbol or a list of alternative symbols (a "/" card, a wild).
     Fixed providers are matched first; the rest by augmenting paths (bipartite matching).
     """
-    need = dict(required or {})
-    if sum(n for n in need.values() if isinstance(n, int)) > limits.MAX_LIST:
+    if not required:
+        return 0
+    need = dict(required)
+    if sum(n for n in need.values() if type(n) is int) > limits.MAX_LIST:
         raise RuleFailure(f"a cost of more than {limits.MAX_LIST:,} symbols")
     flex = []
     for p in providers:
-        if isinstance(p, list):
+        if type(p) is list:
             if len(p) == 1:
                 p = p[0]
             else:
                 flex.append(p)
                 continue
-        if need.get(p, 0) > 0:
-            need[p] -= 1
+        n = need.get(p)
+        if n:
+            need[p] = n - 1
+    if not flex:
+        return sum(n for n in need.values() if n > 0)
     slots = [s for s, n in need.items() for _ in range(n)]
-    if not slots or not flex:
-        return len(slots)
+    if not slots:
+        return 0
     match = {}  # slot index -> flex index
 
     def augment(f, seen):
@@ -521,18 +532,8 @@ def _end_game(st, winners, victory, scores=None):
 def _log(st, msg, *args):
     """Add a line to the game log; each {} in msg is filled with the next argument (items,
     regions and players by their names; a list as its elements' names)."""
-    parts = str(msg).split("{}")
-    out = [parts[0]]
-    rules_display = st.rules.display
-
-    def display(v):
-        if isinstance(v, list):
-            return ", ".join(rules_display(x) for x in v) or "none"
-        return rules_display(v)
-    for i, part in enumerate(parts[1:]):
-        out.append(display(args[i]) if i < len(args) else "{}")
-        out.append(part)
-    st.say("".join(out))
+    # written out when read (Rules.log_entry); lists copied now, as they are now
+    st.say((str(msg), tuple(list(a) if isinstance(a, list) else a for a in args)))
 
 
 def _advance(st, env, track, owner, n):

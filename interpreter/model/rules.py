@@ -210,6 +210,38 @@ class Rules:
                 break
         return text
 
+    def log_entry(self, e):
+        """A log entry as text: a move is logged as (player, move, arguments) and written out only
+        when someone reads it ("player: label"; for a private move [player, what they read, what
+        the others read])."""
+        if type(e) is not tuple:
+            return e
+        if len(e) == 2:  # a log('... {} ...', args) line
+            return self.log_line(*e)
+        player, name, binding = e
+        m = self.moves[name]
+        display = self.display
+        entry = f"{player}: " + m.label_fmt.format(**{k: display(v) for k, v in binding.items()})
+        if not m.private:
+            return entry
+        public = m.name if m.private is True else m.private.format(**{k: display(v) for k, v in binding.items()})
+        return [player, entry, f"{player}: {public}"]
+
+    def log_line(self, msg: str, args) -> str:
+        """log(msg, args...): each {} in msg filled with the next argument (items, regions and
+        players by their names; a list as its elements' names)."""
+        parts = msg.split("{}")
+        out = [parts[0]]
+        display = self.display
+        for i, part in enumerate(parts[1:]):
+            if i < len(args):
+                v = args[i]
+                out.append(", ".join(display(x) for x in v) or "none" if isinstance(v, list) else display(v))
+            else:
+                out.append("{}")
+            out.append(part)
+        return "".join(out)
+
     def display(self, value) -> str:
         if isinstance(value, str) and value in self.names:
             return self.names[value]

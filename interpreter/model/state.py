@@ -135,7 +135,7 @@ class State:
             "envs": envs,
             "pending": self.pending,
             "rng": self.rng,
-            "log": self.log,
+            "log": [self.rules.log_entry(e) for e in self.log],
             "history": self.history,
             "over": self.over,
             "winners": self.winners,
