@@ -164,29 +164,45 @@ class Game:
             if choices is not None and v not in choices:
                 raise ValueError(f"option {k!r} is one of {', '.join(map(str, choices))}, not {v!r}")
             st.vars[k] = v
-        st.zones = {z: ([None] * len(zd.slot_names) if zd.tableau else []) for z, zd in r.zones.items()}
-        for item in r.items:
-            z = r.start_zone.get(item)
-            if z is not None:
-                st.zones[z].append(item)
-                st.where[item] = z
-                if r.zones[z].face == "down":
-                    st.facedown.add(item)
-        for k, d in r.kinds.items():
-            if "owners" in d:
-                supply = d.get("supply") or {}
-                for p in d["owners"]:
-                    n = supply.get(p, 0) if "supply" in d else d["per_player"]
-                    if n:
-                        st.pieces[(k, p, "supply")] = n
-            elif d.get("total"):
-                st.pieces[(k, None, d["at"])] = d["total"]
+        blank = self._blank()
+        st.zones = {z: items.copy() for z, items in blank.zones.items()}
+        st.where = blank.where.copy()
+        st.facedown = blank.facedown.copy()
+        st.pieces = blank.pieces.copy()
         if r.flow is not None:
             st.stack.append([r.flow, 0, {"me": None}, None])
         vm.run(st)
         if st.pending is not None and st.pending["type"] == "ask" and not st._legal_now():
             raise EngineError(f"{st.pending['player']} must act but no move is legal")
         return st
+
+    def _blank(self) -> GameState:
+        """Every item in its starting zone and every piece in its supply: built once, copied by
+        each new game."""
+        blank = getattr(self, "_blank_state", None)
+        if blank is not None:
+            return blank
+        r = self.rules
+        blank = GameState(r)
+        blank.zones = {z: ([None] * len(zd.slot_names) if zd.tableau else []) for z, zd in r.zones.items()}
+        for item in r.items:
+            z = r.start_zone.get(item)
+            if z is not None:
+                blank.zones[z].append(item)
+                blank.where[item] = z
+                if r.zones[z].face == "down":
+                    blank.facedown.add(item)
+        for k, d in r.kinds.items():
+            if "owners" in d:
+                supply = d.get("supply") or {}
+                for p in d["owners"]:
+                    n = supply.get(p, 0) if "supply" in d else d["per_player"]
+                    if n:
+                        blank.pieces[(k, p, "supply")] = n
+            elif d.get("total"):
+                blank.pieces[(k, None, d["at"])] = d["total"]
+        self._blank_state = blank
+        return blank
 
     def state_from_json(self, text, verify: bool = True) -> GameState:
         """A saved game, or SaveError naming the first problem.
