@@ -1,7 +1,8 @@
 """Agents that pick actions through the public API only.
 
     random  uniform over the legal actions
-    greedy  one decision ahead: applies each action to a clone and scores the result with
+    greedy  one decision ahead: applies each action to a clone (whose chance is an imagined
+            future, not the real one) and scores the result with
             the game's ``agent.evaluate`` expression (falls back to random without one);
             its own further choices inside the same effect are looked through (depth 4).
             It looks at a clone of the true state, so it is not a fair hidden-information
@@ -72,8 +73,12 @@ class GreedyAgent:
             return self.rng.choice(actions)
         me = state.current_player
         best, best_score = [], None
+        # chance in the copies is an imagined future, the same for every action weighed: the
+        # agent must not foresee the real dice (the state's random source)
+        future = self.rng.getrandbits(64)
         for a in actions:
             s = state.clone()
+            s.rng = future
             s.apply(a)
             score = self._value(s, me, ev, self.depth)
             if best_score is None or score > best_score:
