@@ -1,6 +1,7 @@
 """Benchmark the engine on one game: cold load, random playouts, clone, legal actions, JSON.
 
     python tools/bench.py [GAME] [--mod M ...] [--option name=value ...] [--games N] [--seed S] [--json]
+    python tools/bench.py GAME --compare COMMIT [--rounds R]   # speed against another commit
 
 Figures (one core, this process):
   load+validate   a fresh interpreter process loading and checking the rule files: "first"
@@ -48,6 +49,50 @@ def cold_load(game: str, mods=(), runs: int = 5, fresh_cache: bool = False) -> f
     return statistics.median(times)
 
 
+PLAYOUT = r"""
+import json, random, sys, time
+sys.path.insert(0, %r)
+from interpreter import load_game
+g = load_game(%r, mods=%r)
+rng = random.Random(1); n = 0
+t = time.perf_counter()
+for s in range(1, 1 + %d):
+    st = g.new_game(seed=s)
+    while not st.over:
+        a = st.legal_actions(); st.apply(a[rng.randrange(len(a))]); n += 1
+print(json.dumps({"actions": n, "seconds": time.perf_counter() - t}))
+"""
+
+
+def compare(game: str, ref: str, games: int, rounds: int, mods=()) -> dict:
+    """Random playouts of this checkout and of another commit (a temporary git worktree),
+    interleaved in fresh processes: actions/s of each and their ratio (this machine is shared:
+    only the ratio, measured in the same minutes, means much)."""
+    import shutil
+    import tempfile
+
+    sha = subprocess.run(["git", "rev-parse", "--short", ref], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    tmp = Path(tempfile.mkdtemp(prefix=f"lotr-bench-{sha}-"))
+    subprocess.run(["git", "worktree", "add", "--detach", "-q", str(tmp), sha], cwd=ROOT, check=True)
+    try:
+        rates = {"this": [], sha: []}
+        for _ in range(rounds):
+            for name, tree in (("this", ROOT), (sha, tmp)):
+                out = subprocess.run([sys.executable, "-c", PLAYOUT % (str(tree), game, list(mods), games)],
+                                     capture_output=True, text=True)
+                if out.returncode:
+                    raise SystemExit(f"{name}: {out.stderr.strip().splitlines()[-1]}")
+                r = json.loads(out.stdout)
+                rates[name].append(r["actions"] / r["seconds"])
+        this, old = statistics.median(rates["this"]), statistics.median(rates[sha])
+        return {"game": game, "compared_with": sha, "rounds": rounds, "games": games,
+                "actions_per_s_this": round(this), f"actions_per_s_{sha}": round(old), "ratio": round(this / old, 3)}
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tmp)], cwd=ROOT)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("game", nargs="?", default="duel")
@@ -56,7 +101,17 @@ def main(argv=None):
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--mod", action="append", default=[])
     ap.add_argument("--option", action="append", default=[], help="name=value (a YAML scalar)")
+    ap.add_argument("--compare", metavar="COMMIT", help="compare playout speed with another commit, "
+                    "interleaved in fresh processes (prints the ratio)")
+    ap.add_argument("--rounds", type=int, default=5, help="rounds of --compare (default 5)")
     args = ap.parse_args(argv)
+    if args.compare:
+        res = compare(args.game, args.compare, min(args.games, 100), args.rounds, args.mod)
+        old = res["compared_with"]
+        print(json.dumps(res, indent=1) if args.json else
+              f"{res['game']}: this checkout {res['actions_per_s_this']} actions/s, {old} "
+              f"{res['actions_per_s_' + old]} actions/s: ratio {res['ratio']}")
+        return
     import yaml
 
     options = {k: yaml.safe_load(v) for k, _, v in (o.partition("=") for o in args.option)}
