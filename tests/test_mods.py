@@ -305,3 +305,45 @@ def test_diagnostics_of_a_nested_patch_point_at_the_mods_line():
     assert "mod 'deep_broken' removed it at" in d.hint and f"mod.yaml:{at(f, 'loop_forever')[0]}" in d.hint
     d = find(diags, "E101", f, at(f, "triggers:")[0])
     assert "named by their id" in d.hint and "add: {triggers: {my_id:" in d.hint
+
+
+# ------------------------------------------------------------------ rules split into topic files
+def _split_toy(tmp_path):
+    import yaml
+
+    game = tmp_path / "toy"
+    shutil.copytree(TOY, game, ignore=shutil.ignore_patterns("mods"))
+    text = (game / "game.yaml").read_text()
+    data = yaml.safe_load(text)
+    head, rest = text.split("procedures:\n", 1)
+    procs, rest = rest.split("moves:\n", 1)
+    moves, rest = rest.split("listeners:\n", 1)
+    (game / "rules").mkdir()
+    (game / "rules" / "procedures.yaml").write_text("kind: rules\nprocedures:\n" + procs)
+    (game / "rules" / "moves.yaml").write_text("kind: rules\nmoves:\n" + moves)
+    head = head.replace("include: [board.yaml, items.yaml]", "include: [board.yaml, items.yaml, rules/*.yaml]")
+    (game / "game.yaml").write_text(head + "listeners:\n" + rest)
+    assert data["moves"]
+    return game
+
+
+def test_a_game_may_split_its_rules_into_topic_files(tmp_path):
+    game = _split_toy(tmp_path)
+    assert check_game(str(game)) == []
+    a, b = load_game(str(TOY)).new_game(seed=4), load_game(str(game)).new_game(seed=4)
+    for _ in range(6):
+        acts = sorted(x.id for x in a.legal_actions())
+        assert acts == sorted(x.id for x in b.legal_actions())
+        a.apply(acts[0])
+        b.apply(acts[0])
+    assert a.log_for(None) == b.log_for(None)
+    # a problem in a topic file points into it; an entry defined twice names both places
+    moves = game / "rules" / "moves.yaml"
+    moves.write_text(moves.read_text().replace("score[me] += chip.value", "score[me] += chip.valeu"))
+    (game / "rules" / "more.yaml").write_text("kind: rules\nprocedures:\n  draw(n): log('again')\n")
+    diags = check_game(str(game))
+    d = find(diags, "E303", moves, at(moves, "valeu")[0])
+    assert "unknown property 'valeu'" in d.message
+    twice = [d for d in diags if d.code == "E305" and "'draw' is defined twice" in d.message]
+    assert len(twice) == 1 and {Path(twice[0].path).name, Path(twice[0].hint.rsplit(" ", 1)[-1].split(":")[0]).name} \
+        == {"more.yaml", "procedures.yaml"}, "\n".join(map(str, diags))

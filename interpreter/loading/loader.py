@@ -18,7 +18,7 @@ from .yamlsrc import Source
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
-KINDS = ("game", "board", "cards", "mod", "scenario")
+KINDS = ("game", "board", "cards", "mod", "scenario", "rules")
 
 
 @lru_cache(maxsize=None)
@@ -100,6 +100,7 @@ class Spec:
     diags: list = field(default_factory=list)
     removed: dict = field(default_factory=dict)  # name -> which mod removed it, and where
     mods: tuple = ()                              # the mods applied, as given
+    rule_parts: list = field(default_factory=list)  # topic files of the game's rules (kind: rules)
 
     def error(self, source, path, code, message, hint="", key=False):
         route = getattr(source, "route", None)  # a game merged with mods: point into the entry's own file
@@ -264,6 +265,10 @@ def load_spec(name_or_path: str, mods=()) -> Spec:
         return spec
     spec.game = Entry(src.data, src, ())
     include_files(spec, src, root)
+    if spec.rule_parts:  # the game's rules split into topic files (kind: rules)
+        from .mods import merge_rule_files
+
+        merge_rule_files(spec, spec.rule_parts)
     if mods:
         from .mods import apply_mods
 
@@ -305,9 +310,14 @@ def _load_part(path: Path, spec: Spec, replace=None):
         return
     data = src.data
     kind = data.get("kind") if isinstance(data, dict) else None
+    if kind == "rules" and replace is None:  # a topic file of the game's rules (not in a mod)
+        check_schema(src, "rules", spec)
+        spec.rule_parts.append(src)
+        return
     if kind not in ("board", "cards"):
         spec.error(src, ("kind",) if isinstance(data, dict) and "kind" in data else (), "E003",
-                   f"unknown file kind {kind!r}", "an included file starts with kind: board or kind: cards")
+                   f"unknown file kind {kind!r}",
+                   "an included file starts with kind: board, kind: cards or (a game's) kind: rules")
         return
     check_schema(src, kind, spec)
     # Even with schema errors, keep every well-shaped entry so later checks still run and

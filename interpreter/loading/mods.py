@@ -151,11 +151,15 @@ class LayeredSource:
 
     def route(self, path: tuple) -> tuple:
         # the longest routed prefix wins: a patched key (at any depth), its entry, a whole section
+        # (and a layer below may route further: a game's topic files under its mods)
+        source, path = self.base, path
         for n in range(min(len(path), getattr(self, "_depth", 3)), 0, -1):
             hit = self._routes.get(path[:n])
             if hit is not None:
-                return hit[0], hit[1] + path[n:]
-        return self.base, path
+                source, path = hit[0], hit[1] + path[n:]
+                break
+        inner = getattr(source, "route", None)
+        return inner(path) if inner is not None else (source, path)
 
     def pos(self, path: tuple, key: bool = False):
         source, path = self.route(tuple(path))
@@ -192,6 +196,62 @@ def resolve_mod_dir(m: str, game_root: Path) -> Path:
     if is_bare_name(m) and (named / "mod.yaml").is_file():
         return named
     return Path(m) if Path(m).is_dir() else named
+
+
+def merge_rule_files(spec: Spec, parts: list) -> None:
+    """A game's rules split into topic files (``kind: rules``, included from game.yaml): their
+    sections are merged into the game's, as if written in game.yaml; an entry defined twice is
+    an error naming both places, and every diagnostic points into the file that wrote it."""
+    layers = LayeredSource(spec.game.source)
+    where = {}  # (section, name) -> "file:line" of its first definition
+
+    def first(section, name, src, path):
+        here = f"{src.display}:{src.pos(path, key=True)[0]}"
+        if (section, name) in where:
+            spec.error(src, path, "E305", f"{section} entry '{name}' is defined twice",
+                       f"first defined at {where[(section, name)]}", key=True)
+            return False
+        where[(section, name)] = here
+        return True
+
+    base = spec.game.source
+    for section, value in base.data.items():
+        kind = _section_kind(section)
+        if kind == "map" and isinstance(value, dict):
+            for k in value:
+                where[(section, _name(section, k))] = f"{base.display}:{base.pos((section, k), key=True)[0]}"
+        elif kind == "list" and isinstance(value, list):
+            for i, v in enumerate(value):
+                if isinstance(v, dict) and isinstance(v.get("id"), str):
+                    where[(section, v["id"])] = f"{base.display}:{base.pos((section, i))[0]}"
+        elif kind == "whole":
+            where[(section, None)] = f"{base.display}:{base.pos((section,), key=True)[0]}"
+    for src in parts:
+        for section, value in src.data.items():
+            if section == "kind":
+                continue
+            kind = _section_kind(section)
+            at = (section,)
+            if kind is None:
+                spec.error(src, at, "E101", f"'{section}' is not a section a rules file can hold",
+                           did_you_mean(section, _sections()) or "a rules file holds sections of game.yaml",
+                           key=True)
+            elif kind == "whole":
+                if first(section, None, src, at):
+                    layers.replace_whole(section, value, src, at)
+            elif kind == "list":
+                table = layers.table(section)
+                for i, entry in enumerate(value if isinstance(value, list) else []):
+                    name = entry.get("id") if isinstance(entry, dict) else None
+                    if not isinstance(name, str) or first(section, name, src, at + (i,)):
+                        table[name if isinstance(name, str) else object()] = _Slot(None, entry, src, at + (i,))
+            elif isinstance(value, dict):
+                table = layers.table(section)
+                for key, entry in value.items():
+                    name = _name(section, key)
+                    if first(section, name, src, at + (key,)):
+                        table[name] = _Slot(key, entry, src, at + (key,))
+    spec.game = Entry(layers.finish(), layers, ())
 
 
 def apply_mods(spec: Spec, mods: list) -> None:
