@@ -79,17 +79,18 @@ def _remapped(x, remap):
 def resample(st, player, rng):
     """A copy of the state as `player` might imagine it: what they cannot see dealt anew.
 
-    Another player's items in private zones, and hidden or face-down items of theirs, are dealt
-    among all those places owner by owner and item type by item type (a hand, a card chosen in
-    secret and the cards set aside are one pool; a hidden piece could be any of that owner's
-    hidden pieces); unowned hidden or face-down items are shuffled within their zone; items
-    shown to the player stay. Pieces that suspended effects or hidden variables name follow their
-    places, so what the rules hold about "that piece" stays true in the sampled world. Counts per
-    zone and everything public stay. Chance in the copy gets a fresh seed from rng."""
+    An item the player cannot identify — in another player's private zone, in a hidden zone, or
+    face down and not theirs — could be any other such item that started the game in the same
+    place and shows the same back: so those items are dealt anew among all their places (the
+    opponent's hand and the deck it was drawn from are one pool; two decks never mix; a hidden
+    piece shows its owner's side, so it stays that owner's). Items shown to the player stay.
+    Pieces that suspended effects or hidden variables name follow their places, so what the
+    rules hold about "that piece" stays true in the sampled world. Counts per zone and
+    everything public stay. Chance in the copy gets a fresh seed from rng."""
     s = st.clone()
     s.rng = rng.getrandbits(64)  # chance in the copy must not mirror the real future
     rules = s.rules
-    owner_of, type_of = rules.item_owner, rules.item_type_of
+    owner_of, type_of, start = rules.item_owner, rules.item_type_of, rules.start_zone
     pools = {}
     shown = s.shown
     for zid, items in s.zones.items():
@@ -98,15 +99,11 @@ def resample(st, player, rng):
         for i, it in enumerate(items):
             if it is None or (shown and player in shown.get(it, ())):
                 continue  # an empty slot, or an item shown to this player: known
-            if private:
-                key = (zd.owner, type_of.get(it))
-            elif zd.visibility == "hidden" or it in s.facedown:
-                o = owner_of.get(it)
-                if o == player:
-                    continue
-                key = (o, type_of.get(it)) if o is not None else (None, zid)
-            else:
-                continue
+            o = owner_of.get(it)
+            if not (private or zd.visibility == "hidden" or it in s.facedown) or o == player:
+                continue  # the player sees it, or it faces them
+            # the same back (its owner's side), the same origin (where it started the game)
+            key = (o, start.get(it) or type_of.get(it))
             pools.setdefault(key, []).append((zid, i))
     remap = {}  # item -> the item now lying where it lay
     for places in pools.values():
