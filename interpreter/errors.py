@@ -80,6 +80,22 @@ def describe_value(v) -> str:
     return "a value"
 
 
+# What Python's own messages mean in the language's terms: (pattern, message); each {} is a
+# group of the pattern, Python type names read as the language's ('NoneType' -> none).
+_PYTHON_MESSAGES = [
+    (r"'(.+?)' not supported between instances of '(\w+)' and '(\w+)'", "'{}' cannot compare {} with {}"),
+    (r"unsupported operand type\(s\) for (\S+?): '(\w+)' and '(\w+)'", "'{}' cannot combine {} and {}"),
+    (r"can only concatenate \w+ \(not \"(\w+)\"\) to (\w+)", "'+' cannot add {} to {}"),
+    (r"invalid literal for int\(\) with base \d+: (.+)$", "{} is not a number"),
+    (r"int\(\) argument must be .*, not '(\w+)'", "a number is needed here, not {}"),
+    (r"'(\w+)' object is not (?:iterable|subscriptable)", "{} is not a list"),
+    (r"bad operand type for unary -: '(\w+)'", "'-' needs a number, not {}"),
+    (r"object of type '(\w+)' has no len", "count() needs a list, not {}"),
+    (r"'(\w+)' object has no attribute", "{} has no such property"),
+    (r"unhashable type: '(\w+)'", "{} cannot be used as a key or an argument here"),
+]
+
+
 def explain_exception(exc: BaseException) -> str:
     """What a failure inside a rule means in the effect language's terms (no Python type
     names): a comparison of none with a number, text where a number belongs, division by zero."""
@@ -97,36 +113,10 @@ def explain_exception(exc: BaseException) -> str:
         return "a rule built a value too large for memory"
     if isinstance(exc, OverflowError):
         return text or "a number or list too large"
-    m = re.search(r"'(.+?)' not supported between instances of '(\w+)' and '(\w+)'", text)
-    if m:
-        return f"'{m.group(1)}' cannot compare {words(m.group(2))} with {words(m.group(3))}"
-    m = re.search(r"unsupported operand type\(s\) for (.+?): '(\w+)' and '(\w+)'", text)
-    if m:
-        return f"'{m.group(1).strip()}' cannot combine {words(m.group(2))} and {words(m.group(3))}"
-    m = re.search(r"can only concatenate (\w+) \(not \"(\w+)\"\) to \w+", text)
-    if m:
-        return f"'+' cannot add {words(m.group(2))} to {words(m.group(1))}"
-    m = re.search(r"invalid literal for int\(\) with base \d+: (.+)$", text)
-    if m:
-        return f"{m.group(1)} is not a number"
-    m = re.search(r"int\(\) argument must be .*, not '(\w+)'", text)
-    if m:
-        return f"a number is needed here, not {words(m.group(1))}"
-    m = re.search(r"'(\w+)' object is not (iterable|subscriptable)", text)
-    if m:
-        return f"{words(m.group(1))} is not a list"
-    m = re.search(r"bad operand type for unary -: '(\w+)'", text)
-    if m:
-        return f"'-' needs a number, not {words(m.group(1))}"
-    m = re.search(r"object of type '(\w+)' has no len", text)
-    if m:
-        return f"count() needs a list, not {words(m.group(1))}"
-    m = re.search(r"'(\w+)' object has no attribute", text)
-    if m:
-        return f"{words(m.group(1))} has no such property"
-    m = re.search(r"unhashable type: '(\w+)'", text)
-    if m:
-        return f"{words(m.group(1))} cannot be used as a key or an argument here"
+    for pattern, say in _PYTHON_MESSAGES:
+        m = re.search(pattern, text)
+        if m:
+            return say.format(*(words(g) if g in _TYPE_WORDS else g for g in m.groups()))
     if isinstance(exc, KeyError):
         return f"no such name or key: {text}"
     if isinstance(exc, IndexError):
