@@ -5,6 +5,7 @@
   memoised either.
 * ``count([... for ...]) > 0`` (and ``== 0``, ``>= 1``) becomes a search that stops at the first
   element.
+* A list of constants is one constant, built once (rules never change a list in place).
 """
 from __future__ import annotations
 
@@ -35,11 +36,9 @@ def _cheap(e, functions, budget: list, seen: set) -> bool:
     budget[0] -= 1
     if budget[0] < 0:
         return False
-    if isinstance(e, (ir.Comp, ir.Exists, ir.Seq, ir.ListOf, ir.Arith)) and not isinstance(e, ir.Arith):
+    if isinstance(e, (ir.Comp, ir.Exists, ir.Seq, ir.ListOf, ir.Items)):  # walks or builds a list
         return False
     if isinstance(e, ir.Arith) and any(t.type != "int" for t in e.operands):
-        return False
-    if isinstance(e, ir.Items):
         return False
     if isinstance(e, ir.Prim) and e.name not in CHEAP_PRIMS:
         return False
@@ -107,6 +106,8 @@ class Optimiser:
             return self.inline(e)
         if isinstance(e, ir.Compare):
             return self.exists(e)
+        if isinstance(e, ir.ListOf) and all(isinstance(x, ir.Const) for x in e.items):
+            return ir.Const([x.value for x in e.items], type="list")  # built once, not at every use
         return e
 
     def inline(self, e: ir.Call):
