@@ -13,13 +13,17 @@ The invariants (checked through the public API only: pieces, vars, zones, pendin
              negative; Shadow figures never go to `dead` or `casualties` (002 "Game Pieces >
              Army Units"); casualties and rearguards exist only during a battle
   tiles      the 24 Hunt tiles (FACTS 7) are each in one zone; the 16 standard ones only in the
-             pool or drawn, specials in the pool only on the Mordor Track
+             pool, drawn or out of the game (Challenge of the King), specials in the pool only on
+             the Mordor Track
   characters the 13 characters are each in one zone, Strider and Aragorn (Gandalf the Grey and
              the White) never both in play, Saruman only in Orthanc
-  cards      the 96 Event cards each in one zone, never in the other side's hand or discards;
-             hands at most 6 unless their side is discarding (002 "Draw Event Cards")
+  cards      the 96 Event cards each in one zone, their side's deck, hand, discards, played
+             cards or table, never the other side's; hands at most 6 unless their side is
+             discarding (002 "Draw Event Cards"); a table card whose play condition ended is no
+             longer on the table (FACTS 6.3 discard conditions)
   tracks     corruption 0..12, progress >= 0, Mordor track None or 0..5, political steps 0..3
-             and never going back, a passive Free Peoples nation never At War (002 "Politics")
+             and never going back (but one step, by Stormcrow as it is played: FACTS 6.3), a
+             passive Free Peoples nation never At War (002 "Politics")
   dice       at most 6 FP and 10 Shadow dice, faces of their side's die (FACTS 5); at the start
              of each Action Resolution the FP hold 4..6 dice and the Shadow's dice plus the
              Hunt box make 7..10, the sizes 002 "Recover Action Dice" gives for the characters in
@@ -42,6 +46,7 @@ The invariants (checked through the public API only: pieces, vars, zones, pendin
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from collections import Counter
 
 import pytest
@@ -103,7 +108,8 @@ class Static:
         self.cards = [i for i in items if typ[i] == "event_card"]
         # the side whose decks a card comes from
         self.card_side = {c: (FP if rules.start_zone[c].startswith("deck.fp_") else SH) for c in self.cards}
-        self.card_zones = [(c, (rules.start_zone[c], f"hand.{self.card_side[c]}", f"discards.{self.card_side[c]}"))
+        self.card_zones = [(c, (rules.start_zone[c], f"hand.{self.card_side[c]}", f"discards.{self.card_side[c]}",
+                                f"played.{self.card_side[c]}", f"table.{self.card_side[c]}"))
                            for c in self.cards]
         self.decks = [z for z in rules.zones if z.startswith("deck.")]
         self.regions = list(rules.regions)
@@ -183,6 +189,7 @@ class Tracker:
         self.decks = {z: len(st.zones[z]) for z in Static(st.rules).decks}
         self.steps = {n: v[f"step.{n}"] for n in FP_NATIONS + SHADOW_NATIONS}
         self.fp_rings = v["rings.free_peoples"]
+        self.stepped_back = getattr(self, "stepped_back", False)
 
 
 def invariants(st, tr: Tracker | None = None, skip=frozenset()):
@@ -231,9 +238,11 @@ def invariants(st, tr: Tracker | None = None, skip=frozenset()):
     for t in s.tiles:
         z = seen[t]
         if t in s.standard:
-            assert z in ("hunt_pool", "hunt_drawn"), f"standard tile {t} in {z}"
+            # (Challenge of the King takes drawn Eyes out of the game: FACTS 6.3)
+            assert z in ("hunt_pool", "hunt_drawn", "tiles_removed"), f"standard tile {t} in {z}"
         else:
-            assert z in ("specials_aside", "specials_ready", "hunt_pool", "hunt_drawn"), f"special tile {t} in {z}"
+            assert z in ("specials_aside", "specials_ready", "hunt_pool", "hunt_drawn", "tiles_removed"), \
+                f"special tile {t} in {z}"
             if z == "hunt_pool":
                 assert mordor is not None, f"special tile {t} in the pool before Mordor"
     assert all(t in st.facedown for t in st.zones["hunt_pool"]), "a tile in the pool lies face up"
@@ -329,8 +338,12 @@ def invariants(st, tr: Tracker | None = None, skip=frozenset()):
     if tr is not None:
         for z, n in tr.decks.items():
             assert len(st.zones[z]) <= n, f"{z} grew"
-        for n, step in tr.steps.items():
-            assert v[f"step.{n}"] <= step, f"{n} went back on the political track"
+        back = [n for n, step in tr.steps.items() if v[f"step.{n}"] > step]
+        if back:
+            # only Stormcrow moves a nation back, one step, once (it is played once: FACTS 6.3 sh-str-06)
+            assert not tr.stepped_back and "stormcrow" in st.zones["played.shadow"] and len(back) == 1 \
+                and v[f"step.{back[0]}"] == tr.steps[back[0]] + 1, f"{back} went back on the political track"
+            tr.stepped_back = True
         assert v["rings.free_peoples"] <= tr.fp_rings, "the Free Peoples regained an Elven Ring"
         tr.update(st)
 
@@ -364,6 +377,21 @@ def between(st, s, skip=frozenset()):
             # (002 "Stronghold Recapture")
             holder = FP if fp else SH
             assert v[f"control.{r}"] == holder, f"{holder} alone in {r} does not control it"
+    # table cards whose condition ended have left the table (FACTS 6.3; game.yaml triggers)
+    table = set(st.zones["table.free_peoples"]) | set(st.zones["table.shadow"])
+    if table:
+        box = st.zones["box"]
+        conditions = {
+            "axe_and_bow": lambda: "gimli" in box or "legolas" in box,
+            "horn_of_gondor": lambda: "boromir" in box,
+            "wizard_s_staff": lambda: "gandalf_grey" in box,
+            "the_palantir_of_orthanc": lambda: in_play(st, "saruman"),
+            "wormtongue": lambda: in_play(st, "saruman"),
+            "denethor_s_folly": lambda: v["besieged.minas_tirith"] == FP and units(st, SH, "minas_tirith") > 0,
+        }
+        for c, holds in conditions.items():
+            if c in table:
+                assert holds(), f"{c} is still on the table after its condition ended"
     # the Guide (002 "The Fellowship > Guide")
     box = st.zones["box"]
     comps = [c for c in box if c != "gollum"]
@@ -600,14 +628,50 @@ def test_views_hide_hands_and_the_hunt_pool(wotr):
 
 def test_public_log_never_names_an_event_card_drawn_or_discarded(wotr):
     """Drawing and discarding are private (002 "Draw Event Cards": discards face down): no log
-    line either side reads names a card in a hand, a deck or the discards."""
+    line either side reads names a card that is in a hand, a deck or the discards; a card is
+    named only when it is played (and then it is among the played cards or on the table), and
+    the games do play cards."""
     rules = wotr.rules
-    names = {c for c in Static(rules).cards} | {rules.display(c) for c in Static(rules).cards}
+    s = Static(rules)
+    played = 0
     for seed in range(2):
         st = playout(wotr, seed, check=False, cap=ACTION_CAP)
+        hidden = [c for c in s.cards if st.where[c].split(".")[0] in ("deck", "hand", "discards")]
+        names = {c for c in hidden} | {rules.display(c) for c in hidden}
         for viewer in (None, FP, SH):
             for line in st.log_for(viewer):
                 assert not any(n in line for n in names if len(n) > 4), line
+        played += sum(1 for c in s.cards if st.where[c].split(".")[0] in ("played", "table"))
+    assert played > 10, played
+
+
+def test_views_show_cards_in_play_to_both_and_hands_to_their_owner(wotr):
+    """A card played is shown to both sides (002 "Event Cards > Playing"): the table and the
+    played cards are public; a hand stays its owner's alone, whatever was drawn, played or
+    thrown away since; the Shadow's view never holds the id of a card in the Free Peoples'
+    hand or deck (nor the other way round), and a card drawn changes only its owner's view of
+    the hand (the other sees one card more)."""
+    checked = Counter()
+    for seed in range(3):
+        rng = random.Random(seed)
+        st = wotr.new_game(seed=seed)
+        n = 0
+        while not st.is_terminal() and n < 2500:
+            if n % 9 == 0:
+                for viewer, foe in ((SH, FP), (FP, SH)):
+                    view = st.view(viewer)
+                    for side in (FP, SH):
+                        for z in ("table", "played"):
+                            assert view["zones"][f"{z}.{side}"] == st.zones[f"{z}.{side}"], (z, side)
+                            checked[z] += bool(st.zones[f"{z}.{side}"])
+                    text = repr(view)
+                    secret = list(st.zones[f"hand.{foe}"]) + list(st.zones[f"discards.{foe}"])
+                    for c in secret:
+                        assert repr(c) not in text, f"{viewer} sees {c} of {foe}"
+                    checked["hands"] += len(secret)
+            st.apply(rng.choice(st.legal_actions()))
+            n += 1
+    assert checked["table"] > 0 and checked["played"] > 20 and checked["hands"] > 100, checked
 
 
 # ------------------------------------------------------------------ illegal actions
@@ -880,3 +944,92 @@ def test_besiegers_who_advance_out_leave_their_rearguard_besieging(wotr):
         assert st.vars["besieged.minas_tirith"] == FP, "the rearguard shares Minas Tirith with Gondor, no siege"
         return
     pytest.fail("no seed let the Orcs win")
+
+
+# ------------------------------------------------------------------ the Event cards (issue 13)
+SCENARIOS = Path(__file__).resolve().parents[1] / "games" / GAME / "scenarios"
+
+
+def test_every_event_card_has_an_event_its_words_and_a_scenario(wotr):
+    """Each of the 96 cards (FACTS 6.3) has an event half (effects: event), says what it does in
+    words (text:), and is named by at least one rule scenario."""
+    import re
+
+    rules = wotr.rules
+    cards = Static(rules).cards
+    assert len(cards) == 96
+    texts = "\n".join(p.read_text() for p in sorted(SCENARIOS.glob("*.yaml")))
+    for c in cards:
+        assert (c, "event") in rules.item_effects, f"{c} has no event"
+        assert len(rules.item_words.get(c, "")) > 20, f"{c} says nothing of what it does"
+        assert re.search(rf"\b{c}\b", texts), f"no scenario names {c}"
+    # the table cards are those FACTS 6.3 marks so, 14 of them
+    assert sum(1 for c in cards if rules.props[c].get("table")) == 14
+
+
+def test_cards_are_played_in_random_games(wotr):
+    """Both sides play cards, table cards included (a few random games)."""
+    sides = Counter()
+    for seed in range(3):
+        st = playout(wotr, seed, check=False)
+        for side in (FP, SH):
+            sides[side] += len(st.zones[f"played.{side}"]) + len(st.zones[f"table.{side}"])
+    assert sides[FP] > 5 and sides[SH] > 5, sides
+
+
+# ------------------------------------------------------------------ mods: a rule changed in one line
+WOTR_MODS = Path(__file__).resolve().parent / "games" / "wotr_mods"
+
+
+def test_a_one_line_mod_makes_gondor_start_at_war(wotr):
+    """tests/games/wotr_mods/gondor_at_war replaces one line (functions: start_gondor): Gondor
+    starts At War, so a Muster die recruits in Minas Tirith on turn 1 (002 "Recruitment")."""
+    assert (wotr.new_game(seed=1).vars["step.gondor"], wotr.new_game(seed=1).vars["active.gondor"]) == (2, False)
+    game = load_game(GAME, mods=[WOTR_MODS / "gondor_at_war"])
+    st = game.new_game(seed=1)
+    assert st.vars["step.gondor"] == 0 and st.vars["active.gondor"]
+    assert st.vars["step.rohan"] == 3 and st.vars["step.sauron"] == 1  # nothing else moved
+    for g, can in ((wotr, False), (game, True)):
+        st = _position(g, ["muster"], [], {"move_all": {"hand.free_peoples": "discards.free_peoples"}})
+        _take(st, "choose:turn_action:use_die")
+        ids = {a.id for a in st.legal_actions()}
+        assert ("choose:action:recruit" in ids) == can, ids
+        if can:
+            _take(st, "choose:action:recruit", "choose:muster_kind:elite")
+            assert "choose:elite_at:minas_tirith" in {a.id for a in st.legal_actions()}
+
+
+def test_a_mod_adds_a_hunt_tile(wotr):
+    """tests/games/wotr_mods/extra_tile adds a standard 4 to the Hunt pool (a cards file of the
+    mod, no rule copied): the pool holds 17 tiles, and drawn by the Hunt the 4 does 4 damage."""
+    game = load_game(GAME, mods=[WOTR_MODS / "extra_tile"])
+    st = game.new_game(seed=1)
+    assert len(st.zones["hunt_pool"]) == 17 and "four_1" in st.zones["hunt_pool"]
+    st = _position(game, ["character", "will"], [], {
+        "move_all": {"hunt_pool": "hunt_drawn"},
+        "items": {"four_1": "hunt_pool", "merry": "fallen", "pippin": "fallen"},
+        "vars": {"fellowship_at": "trollshaws", "hunt_dice": 3, "hunt_moves": 5}}, seed=37)
+    _take(st, "choose:turn_action:use_die", "choose:die:character", "choose:action:move_fellowship",
+          "choose:casualty_of_hunt:no_casualty")
+    assert "four_1" in st.zones["hunt_drawn"] and st.vars["corruption"] == 4
+
+
+def test_a_mod_replaces_the_hunt_tile_damage_rule_alone(wotr):
+    """tests/games/wotr_mods/eye_rule replaces one function (tile_damage): an Eye outside Mordor
+    is then worth every die in the Hunt box (3 Shadow dice + 5 moves = 8), where the published
+    rule counts the successes of the Hunt roll (as the log reports them)."""
+    import re
+
+    results, successes = {}, {}
+    for name, mods in (("base", []), ("eye_rule", [WOTR_MODS / "eye_rule"])):
+        game = load_game(GAME, mods=mods)
+        st = _position(game, ["character", "will"], [], {
+            "move_all": {"hunt_pool": "hunt_drawn"},
+            "items": {"eye_1": "hunt_pool", "merry": "fallen", "pippin": "fallen"},
+            "vars": {"fellowship_at": "trollshaws", "hunt_dice": 3, "hunt_moves": 5}}, seed=37)
+        _take(st, "choose:turn_action:use_die", "choose:die:character", "choose:action:move_fellowship",
+              "choose:casualty_of_hunt:no_casualty")
+        results[name] = st.vars["corruption"]
+        successes[name] = int(re.search(r": (\d+) successes", "\n".join(st.log_for(None))).group(1))
+    assert successes["base"] == successes["eye_rule"] != 8
+    assert results == {"base": successes["base"], "eye_rule": 8}, results

@@ -7,10 +7,12 @@ checked after every action (the issue's full check), and the outcomes.
     python tools/wotr_playouts.py --fp runner        # Free Peoples who walk the Ring to Mordor
     python tools/wotr_playouts.py --option mordor_pool=rulebook --no-check
     python tools/wotr_playouts.py --rulebook         # every option set to 002's reading
+    python tools/wotr_playouts.py --agents greedy:1 --games 50   # the game's default agent on both sides
 
 Prints wins per side, victory types, the mean game length (actions and turns) and actions/s
-(with the checks, unless --no-check), and every game that broke an invariant or raised an
-EngineError: seed, action index and the message. Exit status 1 if any did.
+(with the checks, unless --no-check), how many Event cards each side played and in how many
+games each card was played, and every game that broke an invariant or raised an EngineError:
+seed, action index and the message. Exit status 1 if any did.
 """
 from __future__ import annotations
 
@@ -41,8 +43,8 @@ def _load():
 
 
 def play_one(task):
-    """One game: {'seed', 'winner', 'victory', 'actions', 'turns', 'seconds', 'error'}."""
-    seed, options, check, strict, fp_policy = task
+    """One game: {'seed', 'winner', 'victory', 'actions', 'turns', 'seconds', 'error', 'cards'}."""
+    seed, options, check, strict, fp_policy, agents = task
     import random
 
     import test_war_of_the_ring as W
@@ -51,6 +53,13 @@ def play_one(task):
     skip = frozenset() if strict else frozenset(W.KNOWN_BUGS)
     rng = random.Random(seed)
     runner = W._runner_policy(game) if fp_policy == "runner" else None
+    seats = None
+    if agents:
+        from interpreter.agents import make_agent
+
+        names = agents.split(",")
+        names = names * 2 if len(names) == 1 else names
+        seats = {W.FP: make_agent(names[0], seed), W.SH: make_agent(names[1], seed + 1)}
     t = time.perf_counter()
     n = 0
     st = None
@@ -60,8 +69,13 @@ def play_one(task):
         if check:
             W.invariants(st, tr, skip)
         while not st.is_terminal():
-            acts = st.legal_actions()
-            st.apply(runner(st, rng) if runner else rng.choice(acts))
+            if seats is not None:
+                a = seats[st.current_player].act(st)
+            elif runner is not None:
+                a = runner(st, rng)
+            else:
+                a = rng.choice(st.legal_actions())
+            st.apply(a)
             n += 1
             if check:
                 W.invariants(st, tr, skip)
@@ -75,10 +89,15 @@ def play_one(task):
         error = f"{type(exc).__name__} after action {n} ({last}): {exc}"
         if not isinstance(exc, AssertionError):
             error += "\n" + "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    # the Event cards played in the game (they lie among the played cards or on a table)
+    cards = [] if st is None else [c for z in ("played.free_peoples", "played.shadow", "table.free_peoples",
+                                               "table.shadow") for c in st.zones[z]]
     return {"seed": seed, "winner": st.winners[0] if st is not None and st.winners else None,
             "victory": st.victory if st is not None else None, "actions": n,
             "turns": st.vars.get("turn_no") if st is not None else None,
-            "seconds": time.perf_counter() - t, "error": error}
+            "seconds": time.perf_counter() - t, "error": error, "cards": cards,
+            "played": {side: st.vars.get(f"played_count.{side}") for side in ("free_peoples", "shadow")}
+            if st is not None else {}}
 
 
 def main(argv=None) -> int:
@@ -93,6 +112,9 @@ def main(argv=None) -> int:
     ap.add_argument("--strict", action="store_true", help="check the KNOWN_BUGS invariants too")
     ap.add_argument("--fp", choices=["random", "runner"], default="random",
                     help="the Free Peoples' play: random, or walking the Ring to Mordor")
+    ap.add_argument("--agents", default=None,
+                    help="agents instead of random play: one for both sides or two (FP,Shadow), e.g. greedy:1")
+    ap.add_argument("--cards", action="store_true", help="print in how many games each card was played")
     args = ap.parse_args(argv)
     options = dict(o.split("=", 1) for o in args.option)
     if args.rulebook:
@@ -102,7 +124,7 @@ def main(argv=None) -> int:
 
     import test_war_of_the_ring as W
 
-    tasks = [(s, options, not args.no_check, args.strict, args.fp)
+    tasks = [(s, options, not args.no_check, args.strict, args.fp, args.agents)
              for s in range(args.first_seed, args.first_seed + args.games)]
     t0 = time.perf_counter()
     if args.workers > 1:
@@ -118,8 +140,9 @@ def main(argv=None) -> int:
     kinds = Counter(f"{r['winner']}/{r['victory']}" for r in done)
     actions = sum(r["actions"] for r in results)
     busy = sum(r["seconds"] for r in results)
+    who = f"agents {args.agents}" if args.agents else f"Free Peoples {args.fp}, Shadow random"
     print(f"War of the Ring: {len(results)} games (seeds {args.first_seed}..{args.first_seed + args.games - 1}), "
-          f"Free Peoples {args.fp}, Shadow random, options {options or 'default'}")
+          f"{who}, options {options or 'default'}")
     if args.no_check:
         print("invariants: not checked")
     else:
@@ -138,6 +161,16 @@ def main(argv=None) -> int:
     checks = "" if args.no_check else " with the checks"
     print(f"speed:          {actions / busy:.0f} actions/s per worker{checks}, "
           f"{len(results) / wall:.2f} games/s on {args.workers} worker(s), {wall:.1f} s wall")
+    if done:
+        per_side = {side: statistics.mean(r["played"].get(side) or 0 for r in done) for side in ("free_peoples", "shadow")}
+        games_with = Counter(c for r in done for c in set(r["cards"]))
+        print(f"cards played:   {per_side['free_peoples']:.1f} by the Free Peoples, {per_side['shadow']:.1f} by the "
+              f"Shadow per game; {len(games_with)} of 96 cards played at least once")
+        if args.cards:
+            every = sorted(_load().rules.item_type_of)
+            cards = [c for c in every if _load().rules.item_type_of[c] == "event_card"]
+            for c in sorted(cards, key=lambda c: (-games_with[c], c)):
+                print(f"  {games_with[c]:4d} games  {c}")
     for r in failed:
         print(f"FAILED seed {r['seed']}: {r['error']}")
     return 1 if failed else 0
