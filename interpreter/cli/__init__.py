@@ -69,14 +69,7 @@ def build_parser():
     p.set_defaults(func=validate.run)
 
     p = sub.add_parser("play", help="play or watch a game in the terminal")
-    p.add_argument("game", nargs="?", help="the game (may be left out with --load: the save names it)")
-    p.add_argument("--seed", type=int, help="the game's random seed (default: a new one, shown)")
-    p.add_argument("--agents", help="one per seat, or one for all: human, random, greedy, mcts, greedy:DEPTH, "
-                                    "mcts:ITERATIONS (default: you in the first seat against the game's "
-                                    "default agent on a terminal; the default agent everywhere otherwise)")
-    p.add_argument("--watch", action="store_true", help="let the computer play every seat")
-    p.add_argument("--save-log", metavar="FILE", help="write the game log (JSON) to this file at the end")
-    p.add_argument("--load", metavar="SAVE", help="resume a game saved with 's FILE' during play")
+    play.add_arguments(p)
     _option_option(p)
     _players_option(p)
     _mod_option(p)

@@ -1,4 +1,5 @@
-"""`lotr-rules play GAME`: play or watch a game in the terminal."""
+"""`lotr-rules play GAME`: play at the full-screen table (cli/tui) on a terminal, or in line mode
+(--plain, --watch, or without a terminal): numbered actions, the board printed by cli/render."""
 from __future__ import annotations
 
 import json
@@ -48,6 +49,42 @@ def _ask_human(st, console, can_undo: bool):
         console.print("[red]type a number from the list, an action id, b, u, s FILE or q[/]")
 
 
+def default_agents() -> dict:
+    """Each game's default agent (`agent: default:` in its game.yaml), read without loading it."""
+    import re
+
+    from .common import known_games
+    from ..loading.loader import GAMES_DIR
+
+    out = {}
+    for name in known_games():
+        try:
+            text = (GAMES_DIR / name / "game.yaml").read_text(encoding="utf-8")
+        except OSError:
+            continue
+        m = re.search(r"^agent:[ \t]*\n(?:(?:[ \t]+.*|[ \t]*#.*|)\n)*?[ \t]+default:[ \t]*['\"]?([\w:]+)", text, re.M)
+        out[name] = m.group(1) if m else "random"
+    return out
+
+
+def add_arguments(p) -> None:
+    from .common import UsageError  # noqa: F401  (the checks live in run)
+
+    defaults = ", ".join(f"{g} {a}" for g, a in default_agents().items())
+    p.add_argument("game", nargs="?", help="the game (may be left out with --load: the save names it)")
+    p.add_argument("--seed", type=int, help="the game's random seed (default: a new one, shown)")
+    p.add_argument("--agents", help="one per seat, or one for all: human, random, greedy, mcts, greedy:DEPTH, "
+                                    "mcts:ITERATIONS (default: you in the first seat against the game's "
+                                    "default agent on a terminal; the default agent everywhere otherwise). "
+                                    f"Default agents: {defaults}")
+    p.add_argument("--plain", action="store_true",
+                   help="line mode instead of the full-screen table (numbered actions; for scripts and "
+                        "screen readers); without a terminal play is always in line mode")
+    p.add_argument("--watch", action="store_true", help="let the computer play every seat (line mode)")
+    p.add_argument("--save-log", metavar="FILE", help="write the game log (JSON) to this file at the end")
+    p.add_argument("--load", metavar="SAVE", help="resume a game saved with 's FILE' during play")
+
+
 def log_record(game, st, options=None) -> dict:
     """A game log: enough to replay the game anywhere (see docs/saves.md)."""
     return {"game": game.name, "root": str(game.rules.root), "mods": list(game.rules.mods),
@@ -84,6 +121,7 @@ def run(args) -> int:
         args.seed = random.SystemRandom().randrange(1, 1_000_000)
     con = _console()
     interactive = sys.stdin.isatty() and not args.watch
+    full_screen = interactive and sys.stdout.isatty() and not getattr(args, "plain", False)
     options = _options(game, args.option)
     st = None
     if saved is not None:
@@ -107,6 +145,10 @@ def run(args) -> int:
             st = game.new_game(seed=args.seed, options=options, players=args.players)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+    if full_screen and "human" in names:
+        from .tui import run_table
+
+        return run_table(game, st, seat, agents, options, save_log=args.save_log)
     console = con
     console.rule(game.rules.title)
     console.print(f"seed {args.seed}; " + "; ".join(f"{p}: {n}" for p, n in seat.items())

@@ -7,7 +7,7 @@ positions, connections). The display expressions of ``display:`` (players' field
 region columns, item lines) are evaluated on the state; a game's display expressions must read
 public facts only (the leak tests of each front end check that no hidden item ever appears).
 
-    {"title", "viewer", "turn", "to_act", "over", "winners", "victory", "scores",
+    {"title", "viewer", "turn", "to_act", "over", "winners", "victory", "scores", "owners": {id: name},
      "players": [{"id", "name", "you", "to_act", "fields": [[label, text]]}],
      "meters":  [{"id", "label", "owner", "value", "max", "marks": {space: text}}],
      "board":   {"regions": [{"id", "name", "pos", "pieces": [[owner, kind, n]], "items": [...],
@@ -15,7 +15,9 @@ public facts only (the leak tests of each front end check that no hidden item ev
                  "connections": [{"a", "b", "kind", "directed"}]},
      "zones":   [{"id", "title", "owner", "hidden", "count", "items": [item]}],
      "log":     [line],
-     "decision": None | {"player", "prompt", "kind", "options": [{"id", "label", "group", "value"}]}}
+     "decision": None | {"player", "prompt", "kind", "options": [{"id", "label", "group", "value",
+                                                                     "move", "args", "text"}],
+                         "groups": [{"id", "label", "count"}]}}
 
 An item is {"id", "name", "type", "text", "line", "face": "up" | "down", "known", "available"};
 an item the viewer may not identify is {"id": None, "name": "?", "face": "down", "owner": ...}.
@@ -54,7 +56,9 @@ def item(rules, st, iid, viewer, shown_as=None) -> dict:
     f = rules.hud["items"].get(p.get("type"))
     if f is not None:
         v = _safe(f, st, {"me": viewer, "this": iid})
-        line = None if v is None else words(rules, v)
+        # a list reads as words in a row: ['you pay', 2, 'coins'] -> "you pay 2 coins"
+        line = None if v is None else (" ".join(words(rules, x) for x in v if x not in (None, [], ""))
+                                       if isinstance(v, list) else words(rules, v))
     return {"id": iid, "name": rules.display(iid), "type": p.get("type"), "text": rules.item_words.get(iid, ""),
             "line": line, "face": "down" if iid in st.facedown else "up",
             "props": {k: words(rules, v) for k, v in p.items()
@@ -98,8 +102,9 @@ def decision(rules, st, viewer) -> dict | None:
         return None
     prompts = rules.hud["prompts"]
     kind = p["type"]
-    if kind == "ask":
-        prompt = prompts.get("ask", "your move")
+    if kind == "ask":  # a prompt of its own for a lone move (place: 'place a character'), else the game's
+        lone = p["moves"][0] if len(p.get("moves") or ()) == 1 else None
+        prompt = prompts.get(lone) or prompts.get("ask", "your move")
     else:
         label = p.get("label", "")
         prompt = prompts.get(label) or label.replace("_", " ") + "?"
@@ -108,9 +113,57 @@ def decision(rules, st, viewer) -> dict | None:
     options = []
     for a in st.legal_actions():
         group = a.id.rsplit(":", 1)[0] if a.id.count(":") >= 2 else a.id.split(":", 1)[0]
-        options.append({"id": a.id, "label": a.label, "group": group,
-                        "value": None if kind == "ask" else fmt_value(a.payload) if kind == "choose" else a.payload})
-    return {"player": viewer, "kind": kind, "prompt": prompt, "options": options}
+        o = {"id": a.id, "label": a.label, "group": group,
+             "value": None if kind == "ask" else fmt_value(a.payload) if kind == "choose" else a.payload}
+        # additions: the move and its arguments (what the option is about: a front end marks
+        # those regions and items), and the option's own words (a choice's value by name)
+        if kind == "ask":
+            name, env = a.payload
+            o["move"] = name
+            o["args"] = {k: v for k, v in env.items() if k != "me"}
+            o["text"] = a.label
+        else:
+            o["move"] = None
+            o["args"] = {}
+            o["text"] = ("none (stop)" if a.payload is None else words(rules, a.payload)) if kind == "choose" \
+                else str(a.payload).replace("_", " ") + (" next" if kind == "order" else "")
+        options.append(o)
+    return {"player": viewer, "kind": kind, "prompt": prompt, "options": options,
+            "groups": groups(options)}
+
+
+def group_label(labels: list) -> str:
+    """What the labels of one group share, in words: 'move A to the hills' and 'move A to the
+    river' give 'move A to the …'."""
+    import difflib
+
+    if not labels:
+        return ""
+    common = labels[0].split()
+    for other in labels[1:]:
+        toks = other.split()
+        sm = difflib.SequenceMatcher(None, common, toks, autojunk=False)
+        out, last = [], 0
+        for i, j, n in sm.get_matching_blocks():
+            if i > last or (n == 0 and last < len(common)):
+                if not out or out[-1] != "…":
+                    out.append("…")
+            out += common[i:i + n]
+            last = i + n
+        if len(out) > 1 and out[-1] == "…" and last >= len(common):
+            pass
+        common = out
+    while common and common[0] == "…" and len(common) > 1 and common[1] == "…":
+        common.pop(0)
+    return " ".join(common) or labels[0]
+
+
+def groups(options: list) -> list:
+    """The options' groups in order of first appearance: {"id", "label", "count"}."""
+    by: dict = {}
+    for o in options:
+        by.setdefault(o["group"], []).append(o["label"])
+    return [{"id": g, "label": group_label(ls) if len(ls) > 1 else ls[0], "count": len(ls)} for g, ls in by.items()]
 
 
 def table(st, viewer=None) -> dict:
@@ -182,4 +235,7 @@ def table(st, viewer=None) -> dict:
     return {"game": rules.name, "title": rules.title, "viewer": viewer, "turn": turn, "to_act": st.current_player,
             "over": st.over, "winners": list(st.winners), "victory": st.victory, "scores": st.scores,
             "players": players, "meters": meters, "board": board, "zones": zones, "log": v["log"],
+            # addition: the printed names of every owner of pieces on the board (a neutral army
+            # that has no seat is not among the players)
+            "owners": {o: rules.display(o) for o in sorted({str(x[1]) for x in v["pieces"] if x[1] is not None})},
             "decision": decision(rules, st, viewer)}
