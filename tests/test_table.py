@@ -58,3 +58,22 @@ def test_the_duel_table_in_words():
     assert shown and all(i["text"] and i["name"] for i in shown)
     assert any(i and i["name"] == "?" for i in layout["items"])        # face-down cards stay backs
     assert all(o["label"] for o in t["decision"]["options"])
+
+
+def test_the_log_can_be_asked_for_from_an_entry_on():
+    """A front end that holds the first lines asks only for the rest (log_from), and gets the
+    same lines the whole log would have given; the static board data is the same each time."""
+    game = load_game("duel")
+    st = game.new_game(seed=5)
+    rng = random.Random(5)
+    for _ in range(40):
+        if st.over:
+            break
+        st = st.apply(rng.choice(st.legal_actions()))
+    for viewer in list(st.seats) + [None]:
+        whole = table(st, viewer)
+        assert whole["log_from"] == 0 and len(whole["log"]) == len(st.log) > 10
+        for k in (0, 3, len(st.log) - 1, len(st.log)):
+            part = table(st, viewer, log_from=k)
+            assert part["log_from"] == k and part["log"] == whole["log"][k:]
+            assert part["board"] == whole["board"]

@@ -76,9 +76,10 @@ class GameState(State):
         return self
 
     # ---- what players see ------------------------------------------------------------
-    def view(self, player=None) -> dict:
-        """What ``player`` may see (plain data); player=None gives the public view."""
-        return info.view(self, player)
+    def view(self, player=None, log_from: int = 0) -> dict:
+        """What ``player`` may see (plain data); player=None gives the public view; the log from
+        entry `log_from` on."""
+        return info.view(self, player, log_from)
 
     def log_for(self, player=None, start: int = 0) -> list[str]:
         """The log lines from `start` as `player` may read them (None: the public log)."""

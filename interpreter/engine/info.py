@@ -35,8 +35,9 @@ def log_for(st, player=None, start: int = 0) -> list[str]:
     return out
 
 
-def view(st, player=None) -> dict:
-    """What ``player`` may see (plain data); player=None gives the public view."""
+def view(st, player=None, log_from: int = 0) -> dict:
+    """What ``player`` may see (plain data); player=None gives the public view. The log is given
+    from entry `log_from` on (a client that already holds the earlier lines asks for the rest)."""
     rules = st.rules
     zones = {}
     down = st.facedown
@@ -64,7 +65,7 @@ def view(st, player=None) -> dict:
         "vars": vars_, "zones": zones,
         "pieces": [[k, o, loc, n] for (k, o, loc), n in st.pieces.items()],
         "pending": pending, "over": st.over, "winners": list(st.winners), "victory": st.victory,
-        "scores": st.scores, "log": log_for(st, player),
+        "scores": st.scores, "log": log_for(st, player, log_from),
     }
 
 

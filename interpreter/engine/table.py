@@ -14,7 +14,7 @@ public facts only (the leak tests of each front end check that no hidden item ev
                               "fields": [[label, text]]}],
                  "connections": [{"a", "b", "kind", "directed"}]},
      "zones":   [{"id", "title", "owner", "hidden", "count", "items": [item]}],
-     "log":     [line],
+     "log":     [line],            (from entry `log_from` on: "log_from" says where it starts)
      "decision": None | {"player", "prompt", "kind", "options": [{"id", "label", "group", "value",
                                                                      "move", "args", "text"}],
                          "groups": [{"id", "label", "count"}]}}
@@ -166,10 +166,34 @@ def groups(options: list) -> list:
     return [{"id": g, "label": group_label(ls) if len(ls) > 1 else ls[0], "count": len(ls)} for g, ls in by.items()]
 
 
-def table(st, viewer=None) -> dict:
-    """Everything the viewer's table shows, as plain data (see the module's docstring)."""
+def _static(rules) -> dict:
+    """What never changes during a game, worked out once per rules: each region's printed
+    properties in words and the board's connections."""
+    got = rules.__dict__.get("_table_static")
+    if got is None:
+        props = {r: {k: words(rules, x) for k, x in rules.props[r].items()
+                     if k not in ("name", "pos") and x not in (None, [], {}, False)} for r in rules.regions}
+        connections = []
+        if rules.regions:
+            nodes, edges = rules.board_data
+            pairs = {(a, b) for a, b, _ in edges}
+            done = set()
+            for a, b, attrs in edges:  # an undirected connection is two edges: shown once
+                if (b, a) in done:
+                    continue
+                done.add((a, b))
+                connections.append({"a": a, "b": b, "kind": attrs.get("kind") or None,
+                                    "directed": (b, a) not in pairs})
+        got = rules._table_static = {"props": props, "connections": connections}
+    return got
+
+
+def table(st, viewer=None, log_from: int = 0) -> dict:
+    """Everything the viewer's table shows, as plain data (see the module's docstring); the log
+    from entry `log_from` on, for a front end that keeps the lines it has already shown."""
     rules = st.rules
-    v = st.view(viewer)
+    v = st.view(viewer, log_from)
+    static = _static(rules)
     hud = rules.hud
     turn = st.vars.get(rules.turn_var) if rules.turn_var else None
     players = []
@@ -210,17 +234,8 @@ def table(st, viewer=None) -> dict:
                     fields.append([label, words(rules, x)])
             board["regions"].append({"id": r, "name": rules.display(r), "pos": props.get("pos"),
                                      "pieces": by_region.get(r, []), "items": items, "fields": fields,
-                                     "props": {k: words(rules, x) for k, x in props.items()
-                                               if k not in ("name", "pos") and x not in (None, [], {}, False)}})
-        nodes, edges = rules.board_data
-        pairs = {(a, b) for a, b, _ in edges}
-        done = set()
-        for a, b, attrs in edges:  # an undirected connection is two edges: shown once
-            if (b, a) in done:
-                continue
-            done.add((a, b))
-            board["connections"].append({"a": a, "b": b, "kind": attrs.get("kind") or None,
-                                         "directed": (b, a) not in pairs})
+                                     "props": dict(static["props"][r])})
+        board["connections"] = [dict(c) for c in static["connections"]]
     zones = []
     for text, f in hud["zones"]:
         zid = _safe(f, st, {"me": viewer})
@@ -235,6 +250,7 @@ def table(st, viewer=None) -> dict:
     return {"game": rules.name, "title": rules.title, "viewer": viewer, "turn": turn, "to_act": st.current_player,
             "over": st.over, "winners": list(st.winners), "victory": st.victory, "scores": st.scores,
             "players": players, "meters": meters, "board": board, "zones": zones, "log": v["log"],
+            "log_from": log_from,
             # addition: the printed names of every owner of pieces on the board (a neutral army
             # that has no seat is not among the players)
             "owners": {o: rules.display(o) for o in sorted({str(x[1]) for x in v["pieces"] if x[1] is not None})},

@@ -114,6 +114,7 @@ class Room:
     _agents: dict = field(default_factory=dict)
     _task: object = None
     _cache: dict = field(default_factory=dict)     # (version, viewer) -> the table sent (see _table)
+    _logs: dict = field(default_factory=dict)      # viewer -> the log lines read so far (it only grows)
 
     # -- roles ----------------------------------------------------------------------------
     def humans(self) -> list:
@@ -149,13 +150,19 @@ class Room:
         if got is None:
             if len(self._cache) > 16:
                 self._cache = {k: v for k, v in self._cache.items() if k[0] == self.version}
-            try:
-                t = table(self.state, viewer)
+            lines = self._logs.get(viewer, [])
+            if len(lines) > len(self.state.log):
+                lines = []
+            try:  # only the log lines not read before are put in words
+                t = table(self.state, viewer, log_from=len(lines))
+                log = lines + t.pop("log")
             except Exception as exc:  # a rule failing while the table is read (e.g. listing actions)
                 self.error = self.error or f"the rules failed while showing the game: {clean(exc)}"
                 t = table_without_decision(self.state, viewer)
+                log = t.pop("log")
+            t.pop("log_from", None)
+            self._logs[viewer] = log
             t = _with_owners(t, self.state.rules)
-            log = t.pop("log")
             got = {"table": t, "log": log, "names": self.names(t),
                    "json": json.dumps(t, separators=(",", ":"))}
             self._cache[key] = got
