@@ -19,37 +19,10 @@ import re
 
 from ..model.rules import fmt_value
 
-def _split_top(text: str, word: str) -> list[str]:
-    """Split text at a keyword standing at bracket depth 0 (outside quotes)."""
-    parts, depth, start, i, quote = [], 0, 0, 0, None
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif depth == 0 and text.startswith(word, i) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")) \
-                and (i + len(word) >= n or not (text[i + len(word)].isalnum() or text[i + len(word)] == "_")):
-            parts.append(text[start:i])
-            i += len(word)
-            start = i
-            continue
-        i += 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts]
-
-
-def _split_cmp(text: str):
-    """(left, op, right) of a comparison at bracket depth 0 (outside quotes), or None."""
-    depth, quote, i, n = 0, None, 0, len(text)
-    while i < n:
-        ch = text[i]
+def _at_top(text: str):
+    """The indexes of text standing at bracket depth 0, outside quotes."""
+    depth, quote = 0, None
+    for i, ch in enumerate(text):
         if quote:
             quote = None if ch == quote else quote
         elif ch in "'\"":
@@ -59,13 +32,36 @@ def _split_cmp(text: str):
         elif ch in ")]}":
             depth -= 1
         elif depth == 0:
-            for op in (">=", "<=", "==", "!=", ">", "<"):
-                if text.startswith(op, i):
-                    return text[:i].strip(), op, text[i + len(op):].strip()
-            m = re.match(r"(not\s+in|in)\b", text[i:])
-            if m and (i == 0 or text[i - 1] == " "):
-                return text[:i].strip(), " ".join(m.group(1).split()), text[i + m.end():].strip()
-        i += 1
+            yield i
+
+
+def _word_at(text: str, word: str, i: int) -> bool:
+    """Whether `word` stands at i as a whole word."""
+    j = i + len(word)
+    return text.startswith(word, i) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")) \
+        and (j >= len(text) or not (text[j].isalnum() or text[j] == "_"))
+
+
+def _split_top(text: str, word: str) -> list[str]:
+    """Split text at a keyword standing at bracket depth 0 (outside quotes)."""
+    parts, start = [], 0
+    for i in _at_top(text):
+        if i >= start and _word_at(text, word, i):
+            parts.append(text[start:i])
+            start = i + len(word)
+    parts.append(text[start:])
+    return [p.strip() for p in parts]
+
+
+def _split_cmp(text: str):
+    """(left, op, right) of a comparison at bracket depth 0 (outside quotes), or None."""
+    for i in _at_top(text):
+        for op in (">=", "<=", "==", "!=", ">", "<"):
+            if text.startswith(op, i):
+                return text[:i].strip(), op, text[i + len(op):].strip()
+        m = re.match(r"(not\s+in|in)\b", text[i:])
+        if m and (i == 0 or text[i - 1] == " "):
+            return text[:i].strip(), " ".join(m.group(1).split()), text[i + m.end():].strip()
     return None
 
 
