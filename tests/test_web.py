@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import time
+import zlib
 
 import httpx
 import pytest
@@ -190,6 +191,8 @@ def check_message(st, seat, m, log_so_far):
         words = (st.rules.hud["prompts"].get(st.pending["label"]) or st.pending["label"].replace("_", " "))
         d = dict(d, prompt=d["prompt"].replace(words, ""))
     body = dict(m, log=[], table=dict(t, decision=d))
+    for part in (body, body["table"]):  # the rule that ended the game is announced to all
+        part.pop("victory", None)  # (its name may be a piece's: the Witch-king's victory)
     text = json.dumps(body, ensure_ascii=False)
     # what the rules offer the seat to choose, it may know (e.g. searching a face-down discard)
     offered = {p for a in st.legal_actions() for p in a.id.split(":")} if m["can_act"] else set()
@@ -219,12 +222,14 @@ def check_message(st, seat, m, log_so_far):
 def test_no_seat_is_sent_anything_hidden_from_it(srv, game, mods, players):
     """Random games through the server, every seat a person on its own socket; after every
     action each seat's message is checked against the true state at that moment."""
-    rng = random.Random(hash((game, tuple(mods), players)) & 0xffff)
+    rng = random.Random(zlib.crc32(repr((game, mods, players)).encode()))  # stable across processes
     steps, games = {"war-of-the-ring": (70, 1), "risk": (60, 1)}.get(game, (140, 2))
     checked = 0
     info = httpx.get(srv.url + f"api/games/{game}", params={"mods": ",".join(mods)}, timeout=30).json()
     seats = [s["id"] for s in info["seatings"][str(players or info["default_players"])]]
-    for g in range(games):
+    for g in range(games + 4):  # short games (a quick win) are topped up by more games
+        if g >= games and checked > 100:
+            break
         res = new(srv, game, mods, players, seats={s: "human" for s in seats}, seed=rng.randrange(10**6))
         links = {lk["seats"][0]["id"]: token(lk["url"]) for lk in res["links"]}
         assert set(links) == set(seats)

@@ -2,6 +2,7 @@
 seats, checked before anything runs; errors of usage as UsageError (exit 2)."""
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -167,3 +168,12 @@ def read_text(path: str, what: str) -> str:
         raise UsageError(f"{what} {path!r} is not UTF-8 text") from None
     except OSError as exc:
         raise UsageError(f"{what} {path!r} cannot be read: {exc.strerror or exc}") from None
+
+
+def read_json(path: str, what: str):
+    """(text, data) of a JSON file; UsageError naming `what` the file should be if it is not."""
+    text = read_text(path, what)
+    try:
+        return text, json.loads(text)
+    except (ValueError, RecursionError):
+        raise UsageError(f"{path!r} is not a {what} (not JSON)") from None

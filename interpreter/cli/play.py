@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import EngineError, SaveError
-from .common import UsageError, agent_names, console as _console, escape, load, options as _options, read_text, seats, writable_file
+from .common import UsageError, agent_names, console as _console, escape, load, options as _options, read_json, seats, writable_file
 from .render import render
 
 
@@ -93,13 +93,9 @@ def log_record(game, st, options=None) -> dict:
             "victory": st.victory, "scores": st.scores, "digest": st.digest()}
 
 
-def _saved(path: str) -> dict:
+def saved_game(path: str) -> dict:
     """What a save says about the game it belongs to (its name, folder and mods)."""
-    text = read_text(path, "save")
-    try:
-        d = json.loads(text)
-    except (ValueError, RecursionError):
-        raise UsageError(f"{path!r} is not a save (not JSON)") from None
+    text, d = read_json(path, "save")
     if not isinstance(d, dict) or not isinstance(d.get("game"), str):
         raise UsageError(f"{path!r} is not a save of lotr-rules")
     return {"text": text, "game": d["game"], "mods": [m for m in d.get("mods") or [] if isinstance(m, str)]}
@@ -110,7 +106,7 @@ def run(args) -> int:
 
     from ..agents import make_agent
 
-    saved = _saved(args.load) if args.load else None
+    saved = saved_game(args.load) if args.load else None
     if args.game is None:
         if saved is None:
             raise UsageError("name a game to play (lotr-rules games lists them), or --load a save")

@@ -2,20 +2,15 @@
 Exit 0 when it does, 1 when it does not, 2 when the file is not a game log."""
 from __future__ import annotations
 
-import json
 import sys
 
 from ..errors import EngineError, IllegalAction
-from .common import UsageError, game_dir, load, read_text
+from .common import UsageError, game_dir, load, read_json
 
 
 def _record(path: str) -> dict:
     """A game log, its fields checked: what replay needs must be there, of the right kinds."""
-    text = read_text(path, "game log")
-    try:
-        rec = json.loads(text)
-    except (ValueError, RecursionError):
-        raise UsageError(f"{path!r} is not a game log (not JSON)") from None
+    _, rec = read_json(path, "game log")
     if not isinstance(rec, dict):
         raise UsageError(f"{path!r} is not a game log")
     kinds = {"game": str, "seed": int, "actions": list}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 
+from .play import saved_game
 from .common import UsageError, agent_names, load, options as _options, read_text, seats
 
 
@@ -41,7 +42,6 @@ def _url_host(host: str) -> str:
 
 
 def run(args) -> int:
-    import json
     import threading
 
     from ..loading.loader import GAMES_DIR
@@ -55,15 +55,8 @@ def run(args) -> int:
     spec = None
     extra, extra_mods = [], {}
     if args.load and not args.game:
-        text = read_text(args.load, "save")
-        try:
-            saved = json.loads(text)
-            args.game = saved["game"] if isinstance(saved, dict) and isinstance(saved.get("game"), str) else None
-            args.mod = args.mod or [m for m in saved.get("mods") or [] if isinstance(m, str)]
-        except (ValueError, RecursionError, AttributeError):
-            args.game = None
-        if args.game is None:
-            raise UsageError(f"{args.load!r} is not a save of lotr-rules")
+        saved = saved_game(args.load)
+        args.game, args.mod = saved["game"], args.mod or saved["mods"]
     if args.game:
         game = load(args.game, mods=args.mod)
         root = game.rules.root
