@@ -236,3 +236,15 @@ def test_a_huge_rule_file_is_refused_fast(tmp_path):
     diags = check_game(str(game))
     assert time.perf_counter() - t < 2
     assert [d.code for d in diags] == ["E002"] and "at most 4 MB" in diags[0].message
+
+
+def test_a_deep_expression_in_a_function_compiles_and_runs(tmp_path):
+    """A game function whose body nests deeper than Python allows is split into helpers; the
+    helpers must work inside a function too (a function has no env of its own)."""
+    game = _duel_with(tmp_path, "log('{}', deep_value(75))", "deepfn")
+    text = (game / "game.yaml").read_text()
+    chain = "".join(f"if p < {i} then {i * 10} else " for i in range(1, 80)) + "0"
+    (game / "game.yaml").write_text(text.replace("functions:\n", f"functions:\n  deep_value(p): {chain}\n", 1))
+    assert [d for d in check_game(str(game)) if d.severity == "error"] == []
+    st = load_game(str(game)).new_game(seed=1)
+    assert st.log_for(None)[0] == "760"

@@ -313,10 +313,11 @@ class Coder:
         for item in self._later:
             item.expr = opt.expr(item.expr)
         mod = Module(r, self._where)
-        for fn in functions.values():
+        mod.memo_shift = len(r.chan_bits)  # memo keys: the read mask, the function's number above it
+        for number, fn in enumerate(functions.values(), 1):
             if fn.body is not None:
                 fn.mask = r.mask_of(fn.reads)
-                mod.game_function(fn, f"{self._where(fn.src)}: {fn.name}({', '.join(fn.params)})")
+                mod.game_function(fn, f"{self._where(fn.src)}: {fn.name}({', '.join(fn.params)})", number)
         for item in self._later:
             item.name = mod.function(item.expr, item.what)
         tables = [mod.block(b) for b in c.blocks]
@@ -326,8 +327,8 @@ class Coder:
                 parts.append(lit)
                 if f is not None:
                     parts.append((next(i for i, (a, _) in enumerate(m.params) if a == f),))
-            m.enum_name = mod.enumerator(m.name, [(a, d.name) for a, d in m.params],
-                                         m.cond.name if m.cond is not None else None, parts,
+            m.enum_name = mod.enumerator(m.name, [(a, d.expr) for a, d in m.params],
+                                         m.cond.expr if m.cond is not None else None, parts,
                                          f"{self._where(m.src)}: the legal actions of move {m.name}")
         mod.parts.append("BLOCKS = [\n    " + ",\n    ".join(tables) + "]\n")
         source = mod.source()

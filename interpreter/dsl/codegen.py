@@ -15,6 +15,9 @@ The module reads the names it needs from its namespace (``engine/link.py`` provi
 ``_A_<prop>`` (a property's table), ``_ZK_<family>`` / ``_VK_<family>`` (the zone and variable
 ids of a family, by key), ``_p_<primitive>``, the runtime's helpers. No text of a rule file
 enters the code except as ``repr()`` literals or names the grammar restricts to identifiers.
+
+Why this module is large: one short method per kind of IR node (expressions, statements,
+moves), in ``ir.py``'s order; splitting them would scatter one translation over files.
 """
 from __future__ import annotations
 
@@ -51,6 +54,8 @@ class Module:
         self.names: set = set()
         self._n = 0
         self._heights: list = []
+        self.plain: dict = {}  # locals held in plain Python variables (a move's arguments), by name
+        self.memo_shift = 0  # how many channel bits there are (memo keys hold a function's number above)
 
     # ------------------------------------------------------------ module text
     def fresh(self, prefix: str) -> str:
@@ -97,7 +102,7 @@ class Module:
         """A deeply nested piece moved into a helper of its own (Python refuses code nested
         ~200 deep); it takes the code names it uses (parameters, loop variables) as arguments."""
         bare = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "''", code)  # names outside texts
-        names = sorted(set(re.findall(r"\b(?:v_\w+|a\d+|me)\b", bare)))
+        names = sorted(set(re.findall(r"\b(?:v_\w+|a\d+|x\d+|me)\b", bare)))
         args = "".join(", " + n for n in names)
         name = self.define(self.fresh("_h"), f"st, env{args}", [f"return {code}"])
         return f"{name}(st, env{args})"
@@ -106,7 +111,8 @@ class Module:
         return self.const(e.value)
 
     def x_Local(self, e):
-        return f"env.get({e.name!r})"
+        plain = self.plain.get(e.name)
+        return plain if plain is not None else f"env.get({e.name!r})"
 
     def x_PyName(self, e):
         return e.name
@@ -207,28 +213,39 @@ class Module:
         """An expression as a function of (st, env)."""
         return self.define(self.fresh(prefix), "st, env", [f"return {self.expr(e)}"], comment)
 
-    def game_function(self, fn, comment: str) -> str:
-        """A game function: memoised under (name, me, args) with the channels it reads (the
-        interpreter forgets a group when a step writes one of them); never when it draws on
-        chance."""
+    def game_function(self, fn, comment: str, number: int = 0) -> str:
+        """A game function, memoised (never when it draws on chance) in ``st._memo`` under a
+        key of its own: its read mask with the function's number above the channel bits, so
+        ``key & written`` tells the interpreter which values a write makes stale (vm.forget).
+        The key holds a dict from the arguments (and ``me`` when the body reads it) to the
+        value, or, for a function of no arguments, the value itself."""
         name = f"f_{fn.name}"
         argl = "".join(f", a{i}" for i in range(len(fn.params)))
         body = self.expr(fn.body)
         if "!" in fn.reads or fn.memo is False:
             lines = [f"return {body}"]
         else:
-            key = f"({fn.name!r}, me{argl},)"
-            lines = [f"key = {key}",
-                     f"grp = st._memo.get({fn.mask})",
-                     "if grp is None:",
-                     f"    grp = st._memo[{fn.mask}] = {{}}",
-                     "try:",
-                     "    v = grp.get(key, _MISS)",
-                     "except TypeError:  # an argument that is a list: not memoised",
-                     f"    return {body}",
-                     "if v is _MISS:",
-                     f"    v = grp[key] = {body}",
-                     "return v"]
+            key = fn.mask ^ (number << self.memo_shift)  # -1 (reads everything) stays all ones below
+            args = (["me"] if fn.uses_me else []) + [f"a{i}" for i in range(len(fn.params))]
+            if not args:
+                lines = [f"v = st._memo.get({key}, _MISS)",
+                         "if v is _MISS:",
+                         f"    v = st._memo[{key}] = {body}",
+                         "return v"]
+            else:
+                k = args[0] if len(args) == 1 else f"({', '.join(args)})"
+                lines = [f"memo = st._memo.get({key})",
+                         "if memo is None:",
+                         f"    memo = st._memo[{key}] = {{}}",
+                         "try:",
+                         f"    v = memo.get({k}, _MISS)",
+                         "except TypeError:  # an argument that is a list: not memoised",
+                         f"    return {body}",
+                         "if v is _MISS:",
+                         f"    v = memo[{k}] = {body}",
+                         "return v"]
+        if re.search(r"\benv\b", body):  # a hoisted helper takes env: a function has none
+            lines.insert(0, "env = None")
         self.names.add(name)
         self.parts.append("\n".join([f"def {name}(st, me{argl}):  # {comment}"] + ["    " + ln for ln in lines]) + "\n")
         return name
@@ -340,13 +357,16 @@ class Module:
                            comment)
 
     def s_CallProc(self, s, name, comment):
-        args = self.const_name("[" + ", ".join(f"({p!r}, {self.function(e)})" for p, e in s.args) + "]")
-        return self.define(name, "st, fr", [f"_call(st, fr, {s.block[0]}, {self._opt(s.me)}, {args})"],
-                           f"{comment} -> procedure {s.name}")
+        """A procedure call: a frame of its own, with its own env (me, then the arguments)."""
+        me = self.expr(s.me) if s.me is not None else "env.get('me')"
+        new = "{" + ", ".join([f"'me': {me}"] + [f"{p!r}: {self.expr(e)}" for p, e in s.args]) + "}"
+        return self.define(name, "st, fr", ["env = fr[2]", f"st.stack.append([{s.block[0]}, 0, {new}, None])",
+                                            "fr[1] += 1"], f"{comment} -> procedure {s.name}")
 
     def s_Emit(self, s, name, comment):
-        args = self.const_name("[" + ", ".join(f"({k!r}, {self.function(e)})" for k, e in s.args) + "]")
-        return self.define(name, "st, fr", [f"_emit_event(st, fr, {s.event!r}, {args})"], comment)
+        values = "{" + ", ".join(f"{k!r}: {self.expr(e)}" for k, e in s.args) + "}"
+        return self.define(name, "st, fr", ["env = fr[2]", f"values = {values}", "fr[1] += 1",
+                                            f"_emit(st, {s.event!r}, values, env.get('me'))"], comment)
 
     def s_Return(self, s, name, comment):
         return self.define(name, "st, fr", ["_ret(st, fr)"], comment)
@@ -383,16 +403,23 @@ class Module:
     # ------------------------------------------------------------ moves
     def enumerator(self, move, params, cond, id_parts, comment) -> str:
         """m_<move>(st, me, out): every binding of the move's arguments whose condition holds,
-        as an Action under its id (params: [(arg, domain function name)])."""
-        lines = ["env = {'me': me}"]
+        as an Action under its id (params: [(arg, domain expression)]). The arguments are plain
+        Python variables (x0, x1, ...), not an env."""
+        self.plain = {"me": "me"}
+        lines = []
         indent = ""
-        for n, (arg, dom) in enumerate(params):
-            lines.append(f"{indent}for x{n} in {dom}(st, env):")
-            indent += "    "
-            lines.append(f"{indent}env[{arg!r}] = x{n}")
-        if cond is not None:
-            lines.append(f"{indent}if {cond}(st, env):")
-            indent += "    "
+        try:
+            for n, (arg, dom) in enumerate(params):
+                lines.append(f"{indent}for x{n} in {self.expr(dom)}:")
+                indent += "    "
+                self.plain[arg] = f"x{n}"
+            if cond is not None:
+                lines.append(f"{indent}if {self.expr(cond)}:")
+                indent += "    "
+        finally:
+            self.plain = {}
+        if any(re.search(r"\benv\b", ln) for ln in lines):  # a hoisted helper takes env (unused)
+            lines.insert(0, "env = None")
         aid = " + ".join(repr(p) if isinstance(p, str) else f"_fmt(x{p[0]})" for p in id_parts if p != "") or "''"
         binding = "{'me': me" + "".join(f", {arg!r}: x{n}" for n, (arg, _) in enumerate(params)) + "}"
         lines += [f"{indent}aid = {aid}",

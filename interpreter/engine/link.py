@@ -32,8 +32,8 @@ def namespace(rules, decl) -> dict:
     ns = {
         "_items": runtime.items, "_seq": runtime.seq, "_index": runtime.index, "_each": runtime.each,
         "_add": runtime.add, "_mul": runtime.mul, "_settle": runtime.settle, "_skip": runtime.skip,
-        "_repeat": runtime.repeat, "_for_each": runtime.for_each, "_call": runtime.call,
-        "_emit_event": runtime.emit_event, "_ret": runtime.ret, "_MISS": runtime.MISSING,
+        "_repeat": runtime.repeat, "_for_each": runtime.for_each,
+        "_emit": vm.emit, "_ret": runtime.ret, "_MISS": runtime.MISSING,
         "_choose": decisions.choose, "_ask": decisions.ask, "_branches": decisions.branches,
         "_Action": decisions.Action, "_same_id": decisions.same_id, "_dispatch": vm.dispatch,
         "_fmt": fmt_value, "_MOVES": rules.moves, "_RULES": rules,

@@ -55,8 +55,8 @@ def settle(st) -> bool:
     """After a write inside a run of statements: forget what it invalidated and check the
     triggers reading it. True when the run must stop here (a trigger fired, the game ended or
     a decision is waiting): the interpreter then runs what came up first."""
-    d = st.dirty
-    forget(st, d)
+    if st._memo:
+        forget(st, st.dirty)
     n = len(st.stack)
     check_triggers(st)
     return len(st.stack) != n or st.over or st.pending is not None
@@ -92,23 +92,6 @@ def for_each(st, fr, var, source, body):
     else:
         fr[3] = None
         fr[1] += 1
-
-
-def call(st, fr, block: int, me, args):
-    """A procedure call: a frame of its own, with its own env (me, then the arguments)."""
-    env = fr[2]
-    new = {"me": me(st, env) if me is not None else env.get("me")}
-    for p, f in args:
-        new[p] = f(st, env)
-    st.stack.append([block, 0, new, None])
-    fr[1] += 1
-
-
-def emit_event(st, fr, name, args):
-    env = fr[2]
-    values = {k: f(st, env) for k, f in args}
-    fr[1] += 1
-    emit(st, name, values, env.get("me"))
 
 
 def ret(st, fr):

@@ -36,7 +36,8 @@ def run(st) -> None:
             at = fr[1] if 0 <= fr[1] < len(blk) else pc
             raise EngineError(st.rules.failure(st.rules.where(fr[0], at), exc, st)) from None
         if st.dirty:
-            forget(st, st.dirty)
+            if st._memo:
+                forget(st, st.dirty)
             check_triggers(st)
         steps += 1
         if steps > MAX_STEPS:
@@ -54,11 +55,12 @@ def run(st) -> None:
 
 
 def forget(st, written: int) -> None:
-    """Drop memoised function values that read a channel just written."""
+    """Drop memoised function values that read a channel just written (the memo's keys are
+    read masks: codegen.Module.game_function)."""
     memo = st._memo
-    if memo:
-        for mask in [m for m in memo if m & written]:
-            del memo[mask]
+    for key in tuple(memo):
+        if key & written:
+            del memo[key]
 
 
 def _bindings(st, params, env, i=0):
@@ -76,21 +78,27 @@ def check_triggers(st) -> None:
     st.dirty = 0
     if st.over:
         return
+    rules = st.rules
+    due = rules.triggers_on.get(d)
+    if due is None:  # the triggers reading these channels: worked out once per set of channels
+        due = rules.triggers_on[d] = tuple(t for t in rules.triggers if t.mask & d)
+    if not due:
+        return
     # triggers due together run in declaration order: push the later ones first
-    before = len(st.stack)
-    for t in st.rules.triggers:
-        if t.mask & d:
-            n = len(st.stack)
-            try:
-                _check(st, t)
-            except EngineError:
-                raise
-            except Exception as exc:
-                raise EngineError(st.rules.failure(st.rules.where_src(t.src), exc)) from None
-            if len(st.stack) > n and n > before:
-                fired = st.stack[n:]
-                del st.stack[n:]
-                st.stack[before:before] = fired
+    stack = st.stack
+    before = len(stack)
+    for t in due:
+        n = len(stack)
+        try:
+            _check(st, t)
+        except EngineError:
+            raise
+        except Exception as exc:
+            raise EngineError(rules.failure(rules.where_src(t.src), exc)) from None
+        if len(stack) > n and n > before:
+            fired = stack[n:]
+            del stack[n:]
+            stack[before:before] = fired
 
 
 def _bound(st, t):

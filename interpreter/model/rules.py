@@ -115,6 +115,7 @@ class Rules:
         self.functions: dict = {}    # game function -> its generated function f(st, me, *args)
         self.moves: dict = {}
         self.triggers: list = []
+        self.triggers_on: dict = {}  # a set of channels written (a mask) -> the triggers reading them
         self.listeners: dict = {}
         self.item_effects: dict = {}
         self.item_conds: dict = {}   # item -> compiled `if:` (when it may be used)

@@ -53,7 +53,7 @@ class State:
         self.steps = 0
         self.work = 0  # the work budget drawn since the interpreter last ran (interpreter.limits)
         self._legal = None
-        self._memo = {}  # derived values: {read mask: {(function, me, args): value}}; see vm.forget
+        self._memo = {}  # derived values by function and read mask: codegen.Module.game_function, vm.forget
         self._shared = False  # the log and history lists are shared with a clone: copied on write
 
     # ---- copying ----------------------------------------------------------
