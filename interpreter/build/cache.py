@@ -48,28 +48,13 @@ def read_module(key: str):
 
 
 def write_module(key: str, data: dict) -> None:
-    """Written whole to a temporary file, then renamed: never half a module; a failure to write
-    never fails a load."""
+    """Written whole (never half a module); a failure to write never fails a load."""
     import marshal
     import os
-    import tempfile
 
-    tmp = None
-    try:
-        os.makedirs(_cache_dir(), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=_cache_dir(), prefix=".module-", suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            marshal.dump(data, fh)
-        os.replace(tmp, os.path.join(_cache_dir(), key + ".bin"))
-        tmp = None
-    except Exception:
-        pass
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+    from ..dsl.treecache import write_atomically
+
+    write_atomically(os.path.join(_cache_dir(), key + ".bin"), lambda fh: marshal.dump(data, fh))
 
 
 def module_filename(r) -> str:

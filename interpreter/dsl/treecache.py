@@ -50,33 +50,43 @@ def load() -> dict:
     return cache
 
 
+def write_atomically(path: str, dump) -> None:
+    """Write a cache file whole: `dump(fh)` writes into a temporary file that is then renamed
+    over `path` (never half a file). A cache is a convenience: a failed write never fails a
+    load and leaves no temporary file behind."""
+    import tempfile
+
+    tmp = None
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".cache-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            dump(fh)
+        os.replace(tmp, path)
+        tmp = None
+    except Exception:
+        pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
 def save_ast_cache() -> None:
     """Write newly parsed texts to the on-disk caches (called after a game is loaded)."""
     import pickle
-    import tempfile
+
+    def dump(fh, trees):
+        with deep_recursion():
+            pickle.dump(trees, fh, protocol=pickle.HIGHEST_PROTOCOL)
 
     for scope in list(_dirty):
         _dirty.discard(scope)
         path = _ast_cache_file(scope)
-        if not path:
-            continue
-        tmp = None
-        try:  # written whole to a temporary file, then renamed over the cache: never half a cache
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".ast-", suffix=".tmp")
-            with os.fdopen(fd, "wb") as fh, deep_recursion():
-                pickle.dump(_caches[scope], fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-            tmp = None
-        except Exception:  # a cache is a convenience: a failed write never fails a load
-            pass
-        finally:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-
-
+        if path:
+            write_atomically(path, lambda fh: dump(fh, _caches[scope]))
 
 
 def note(cache: dict, key, node) -> None:
