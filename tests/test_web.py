@@ -21,6 +21,8 @@ from websockets.sync.client import connect
 
 from interpreter.web import BackgroundServer, Lobby, create_app
 
+from test_table import hidden_from  # noqa: E402,F401  (also the browser tests' helper)
+
 GAMES = [("duel", [], None), ("confrontation", [], None), ("confrontation", ["deluxe"], None), ("risk", [], 3),
          ("risk", [], 4), ("war-of-the-ring", [], None)]
 
@@ -136,17 +138,6 @@ def test_bad_requests_get_clean_answers(srv):
 
 
 # ---- who sees what ------------------------------------------------------------------------------
-
-def hidden_from(st, viewer) -> set:
-    """Ids of the items the viewer may not identify now (as tests/test_table.py)."""
-    v = st.view(viewer)
-    out = set()
-    for zid, items in st.zones.items():
-        seen = v["zones"][zid]
-        known = set(seen.get("known", ())) if isinstance(seen, dict) else set(x for x in seen if x)
-        out |= {i for i in items if i is not None and i not in known}
-    return out
-
 
 def public_words(st, viewer) -> set:
     """Names that may show for other reasons: regions, players, visible items, pieces."""

@@ -14,9 +14,8 @@ import httpx
 import pytest
 
 from interpreter.engine.table import table
-from interpreter.web import BackgroundServer, Lobby, create_app
 
-from test_web import hidden_from, public_words  # noqa: E402  (the leak test's helpers)
+from test_web import hidden_from, public_words, srv  # noqa: E402,F401  (the leak test's helpers and server)
 
 CHROMIUM = os.environ.get("LOTR_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-background-networking",
@@ -40,15 +39,6 @@ def browser():
             pytest.fail(f"Chromium at {CHROMIUM} did not start: {str(exc).splitlines()[0]}")
         yield b
         b.close()
-
-
-@pytest.fixture(scope="module")
-def srv():
-    s = BackgroundServer(create_app(Lobby(agent_delay=0))).start()
-    yield s
-    alive = s.alive()
-    s.stop()
-    assert alive, "the server thread died during the browser tests"
 
 
 class Errors(list):

@@ -99,24 +99,14 @@ def options(game, pairs) -> dict:
     out = {}
     for pair in pairs or []:
         name, eq, value = pair.partition("=")
-        opts = game.rules.options
-        if name not in opts:
-            from ..errors import did_you_mean
-
-            hint = did_you_mean(name, opts)
-            raise UsageError(f"unknown option {name!r} for {game.name}" + (f"; {hint}" if hint else "") +
-                             f" (options: {', '.join(opts) or 'none'})")
-        try:
-            v = yaml.safe_load(value) if eq and value else True
+        try:  # (an unknown name is named by check_options, whatever its value)
+            out[name] = yaml.safe_load(value) if eq and value and name in game.rules.options else True
         except yaml.YAMLError:
             raise UsageError(f"option {name}: {value!r} is not a value (write e.g. {name}=3)") from None
-        if isinstance(v, (dict, list)) or (v is not None and not isinstance(v, (int, str, bool))):
-            raise UsageError(f"option {name}: {value!r} is not a single value")
-        choices = opts[name].get("choices")
-        if choices is not None and v not in choices:
-            raise UsageError(f"option {name} is one of {', '.join(map(str, choices))}, not {value!r}")
-        out[name] = v
-    return out
+    try:
+        return game.check_options(out)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def seats(game, players) -> tuple:

@@ -150,6 +150,24 @@ class Game:
             raise ValueError(f"{r.name} is played by {len(r.players)} players, not {n}")
         return tuple(r.players)
 
+    def check_options(self, given: dict) -> dict:
+        """Options for a new game, each a known name with a single value among its choices;
+        ValueError saying what is wrong (the command line and the browser say it their way)."""
+        from ..errors import did_you_mean
+
+        opts = self.rules.options
+        for k, v in given.items():
+            if k not in opts:
+                hint = did_you_mean(str(k), opts)
+                raise ValueError(f"unknown option {str(k)[:40]!r} for {self.name}" + (f"; {hint}" if hint else "")
+                                 + f" (options: {', '.join(opts) or 'none'})")
+            if isinstance(v, (dict, list)) or (v is not None and not isinstance(v, (int, str, bool))):
+                raise ValueError(f"option {k}: {v!r} is not a single value")
+            choices = opts[k].get("choices")
+            if choices is not None and v not in choices:
+                raise ValueError(f"option {k} is one of {', '.join(map(str, choices))}, not {v!r}")
+        return dict(given)
+
     def new_game(self, seed: int = 0, options: dict | None = None, players=None) -> GameState:
         """A new game; `players` is a number of players for games that seat 2 or more."""
         r = self.rules
@@ -158,13 +176,7 @@ class Game:
         st.seed = int(seed)
         st.rng = int(seed) & ((1 << 64) - 1)
         st.vars = dict(r.var_defs)
-        for k, v in (options or {}).items():
-            if k not in r.options:
-                raise ValueError(f"unknown option {k!r}; options: {', '.join(r.options) or 'none'}")
-            choices = r.options[k].get("choices")
-            if choices is not None and v not in choices:
-                raise ValueError(f"option {k!r} is one of {', '.join(map(str, choices))}, not {v!r}")
-            st.vars[k] = v
+        st.vars.update(self.check_options(options or {}))
         blank = self._blank()
         st.zones = {z: items.copy() for z, items in blank.zones.items()}
         st.where = blank.where.copy()

@@ -180,15 +180,7 @@ def _number(v) -> bool:
 def _options(game, given) -> dict:
     if not isinstance(given, dict):
         raise WebError("options are a mapping of option names to values")
-    opts = game.rules.options
-    out = {}
-    for k, v in given.items():
-        if k not in opts:
-            raise WebError(f"unknown option {str(k)[:40]!r} (options: {', '.join(opts) or 'none'})")
-        if isinstance(v, (dict, list)) or (v is not None and not isinstance(v, (int, str, bool))):
-            raise WebError(f"option {k}: not a single value")
-        choices = opts[k].get("choices")
-        if choices is not None and v not in choices:
-            raise WebError(f"option {k} is one of {', '.join(map(str, choices))}")
-        out[k] = v
-    return out
+    try:
+        return game.check_options(given)
+    except ValueError as exc:
+        raise WebError(str(exc)) from None
