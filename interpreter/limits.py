@@ -1,7 +1,8 @@
 """The bounds every rule runs within, so no rule file (a stranger's mod included) can hang the
 engine or exhaust the machine's memory.
 
-* Statements: at most ``MAX_STEPS`` between two decisions (``engine.vm``).
+* Steps: at most ``MAX_STEPS`` between two decisions (``engine.vm``: a step is a frame coming up
+  to run, e.g. each pass of a loop's body, each procedure call).
 * Work: every element a rule walks or builds draws on ``st.work`` — each element of a list a
   comprehension walks, each number of a ``range``, each element or character of a list or text
   built by ``+``, ``*`` or ``flatten``, each symbol a cost expands into. ``WORK_LIMIT`` units

@@ -313,10 +313,12 @@ class Coder:
         for item in self._later:
             item.expr = opt.expr(item.expr)
         mod = Module(r, self._where)
+        for fn in functions.values():  # (a channel only read, e.g. an option, gets its bit here)
+            if fn.body is not None:
+                fn.mask = r.mask_of(fn.reads)
         mod.memo_shift = len(r.chan_bits)  # memo keys: the read mask, the function's number above it
         for number, fn in enumerate(functions.values(), 1):
             if fn.body is not None:
-                fn.mask = r.mask_of(fn.reads)
                 mod.game_function(fn, f"{self._where(fn.src)}: {fn.name}({', '.join(fn.params)})", number)
         for item in self._later:
             item.name = mod.function(item.expr, item.what)
@@ -331,6 +333,7 @@ class Coder:
                                          m.cond.expr if m.cond is not None else None, parts,
                                          f"{self._where(m.src)}: the legal actions of move {m.name}")
         mod.parts.append("BLOCKS = [\n    " + ",\n    ".join(tables) + "]\n")
+        mod.parts.append(f"MEMO_KEYS = {tuple(mod.memo_keys)!r}\n")
         source = mod.source()
         code = compile(source, module_filename(r), "exec")
         write_module(key, {"source": source, "code": code, "names": [item.name for item in self._later],
@@ -347,6 +350,7 @@ class Coder:
         r.namespace = ns
         self.d.functions = self.c.functions
         r.blocks = ns["BLOCKS"]
+        r.memo_keys = ns["MEMO_KEYS"]
         r.block_src = {b.id: [(b.src, s.line, s.col) for s in b.stmts] for b in self.c.blocks}
 
         def fn(x):

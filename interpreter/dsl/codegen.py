@@ -56,6 +56,7 @@ class Module:
         self._heights: list = []
         self.plain: dict = {}  # locals held in plain Python variables (a move's arguments), by name
         self.memo_shift = 0  # how many channel bits there are (memo keys hold a function's number above)
+        self.memo_keys: list = []  # the keys of the memoised functions (MEMO_KEYS: vm.wrote)
 
     # ------------------------------------------------------------ module text
     def fresh(self, prefix: str) -> str:
@@ -226,6 +227,7 @@ class Module:
             lines = [f"return {body}"]
         else:
             key = fn.mask ^ (number << self.memo_shift)  # -1 (reads everything) stays all ones below
+            self.memo_keys.append(key)
             args = (["me"] if fn.uses_me else []) + [f"a{i}" for i in range(len(fn.params))]
             if not args:
                 lines = [f"v = st._memo.get({key}, _MISS)",
@@ -252,18 +254,17 @@ class Module:
 
     # ------------------------------------------------------------ statements
     def block(self, b: ir.Block) -> str:
-        """The statements of a block, as a list of functions (returned as code)."""
+        """The statements of a block, as a list of functions (returned as code): a run of two
+        or more statements that can be fused is one function, at every position of the run."""
         names = []
         stmts = b.stmts
         i = 0
         while i < len(stmts):
             j = i
-            while j < len(stmts) and self.simple(stmts[j]):
+            while j < len(stmts) and self.fusable(stmts[j]):
                 j += 1
-            if j - i >= 2:  # a run of simple statements: one function for all, the rest singles
-                names.append(self.run(b, i, j))
-                for k in range(i + 1, j):
-                    names.append(self.statement(b, k))
+            if j - i >= 2:
+                names += [self.run(b, i, j)] * (j - i)
                 i = j
             else:
                 names.append(self.statement(b, i))
@@ -274,6 +275,13 @@ class Module:
     def simple(s) -> bool:
         return isinstance(s, (ir.Let, ir.SetLocal, ir.SetVar, ir.Nothing)) or (
             isinstance(s, ir.Do) and not s.env and s.name not in FRAME_PUSHERS)
+
+    def fusable(self, s) -> bool:
+        """Statements a run may hold: simple ones, and those that push a frame or wait for a
+        decision in a way the run can tell (it returns then; resuming enters it again)."""
+        return self.simple(s) or isinstance(s, (ir.If, ir.While, ir.CallProc, ir.Emit, ir.Ask, ir.Choose,
+                                                ir.Return, ir.For, ir.Repeat)) or (
+            isinstance(s, ir.Do) and s.env)
 
     def _comment(self, b, s) -> str:
         return self.where(b.src, s.line, s.col)
@@ -303,17 +311,64 @@ class Module:
             return [f"_p_{s.name}(st{args})"], True
         return [], False  # Nothing
 
+    def fused_code(self, s, k) -> tuple[list[str], bool]:
+        """(lines, whether it may write the state) of statement k inside a run: fr[1] is k
+        while it runs and k + 1 after it; one that pushed a frame or waits for a decision
+        returns (the interpreter runs what came up; resuming calls the run again at the pc the
+        frame holds)."""
+        if self.simple(s):
+            lines, writes = self.simple_code(s)
+            return lines + [f"fr[1] = {k + 1}"], writes
+        push = "st.stack.append([{}, 0, env, None])"
+        if isinstance(s, ir.If):
+            lines = []
+            for n, (c, blk) in enumerate(s.clauses):
+                lines += [f"{'if' if n == 0 else 'elif'} {self.expr(c)}:", f"    fr[1] = {k + 1}",
+                          "    " + push.format(blk.id), "    return"]
+            if s.other is not None:
+                lines += ["else:", f"    fr[1] = {k + 1}", "    " + push.format(s.other.id), "    return"]
+            return lines + [f"fr[1] = {k + 1}"], False
+        if isinstance(s, ir.While):  # the body's frame ends: the run is entered here again
+            return [f"if {self.expr(s.cond)}:", "    " + push.format(s.body.id), "    return",
+                    f"fr[1] = {k + 1}"], False
+        if isinstance(s, ir.CallProc):
+            me = self.expr(s.me) if s.me is not None else "env.get('me')"
+            new = "{" + ", ".join([f"'me': {me}"] + [f"{p!r}: {self.expr(e)}" for p, e in s.args]) + "}"
+            return [f"st.stack.append([{s.block[0]}, 0, {new}, None])  # procedure {s.name}",
+                    f"fr[1] = {k + 1}", "return"], False
+        if isinstance(s, ir.Emit):
+            values = "{" + ", ".join(f"{n!r}: {self.expr(e)}" for n, e in s.args) + "}"
+            return [f"values = {values}", f"fr[1] = {k + 1}",
+                    f"if _emit(st, {s.event!r}, values, env.get('me')):", "    return"], False
+        if isinstance(s, ir.Ask):
+            return [f"_ask(st, fr, {s.moves!r}, {self._opt(s.by)})", "return"], False
+        if isinstance(s, ir.Choose):  # one option is taken at once (fr[1] moves on)
+            return [self.choose_call(s), "if st.pending is not None:", "    return"], False
+        if isinstance(s, ir.Return):
+            return ["_ret(st, fr)", "return"], False
+        if isinstance(s, ir.For):  # a pass of the body pushed: fr[1] stays
+            return [f"_for_each(st, fr, {s.var!r}, {self.function(s.source)}, {s.body.id})",
+                    f"if fr[1] == {k}:", "    return"], False
+        if isinstance(s, ir.Repeat):
+            return [f"_repeat(st, fr, {self.function(s.count)}, {s.body.id})",
+                    f"if fr[1] == {k}:", "    return"], False
+        # a primitive given the env (resolve, advance): it may push frames and write
+        args = ", ".join(self.expr(a) for a in s.args)
+        return [f"_p_{s.name}(st, env, {args})", f"fr[1] = {k + 1}",
+                "if (st.dirty and _settle(st)) or st.stack[-1] is not fr:", "    return"], False
+
     def run(self, b, i, j) -> str:
-        """Statements i..j-1 (all simple) as one function; after each write it settles, and
-        stops there when a trigger fired (the single statements resume the rest)."""
-        body = ["env = fr[2]"]
+        """Statements i..j-1 as one function, entered at any of them (the frame's pc says
+        which: each statement is guarded by ``if pc <= k``); after each write it settles, and
+        stops there when a trigger fired (entered again at the next statement)."""
+        body = ["env = fr[2]", "pc = fr[1]"]
         for k in range(i, j):
             s = b.stmts[k]
-            lines, writes = self.simple_code(s)
-            body += [f"{ln}  # {self._comment(b, s)}" if n == 0 else ln for n, ln in enumerate(lines)]
-            body.append(f"fr[1] = {k + 1}")  # on (for errors) to the next one
+            lines, writes = self.fused_code(s, k)
             if writes and k < j - 1:
-                body += ["if st.dirty and _settle(st):", "    return"]
+                lines += ["if st.dirty and _settle(st):", "    return"]
+            body.append(f"if pc <= {k}:  # {self._comment(b, s)}")
+            body += ["    " + ln for ln in lines]
         return self.define(f"s_{b.id}_{i}", "st, fr", body, f"statements {i}-{j - 1} of block {b.id}")
 
     def statement(self, b, k) -> str:
@@ -371,10 +426,12 @@ class Module:
     def s_Return(self, s, name, comment):
         return self.define(name, "st, fr", ["_ret(st, fr)"], comment)
 
-    def s_Choose(self, s, name, comment):
-        call = (f"_choose(st, fr, {s.var!r}, {self.function(s.options)}, {self._opt(s.where)}, "
+    def choose_call(self, s) -> str:
+        return (f"_choose(st, fr, {s.var!r}, {self.function(s.options)}, {self._opt(s.where)}, "
                 f"{self._opt(s.by)}, {s.label!r}, {s.optional!r}, {self._opt(s.about)})")
-        return self.define(name, "st, fr", [call], comment)
+
+    def s_Choose(self, s, name, comment):
+        return self.define(name, "st, fr", [self.choose_call(s)], comment)
 
     def s_Ask(self, s, name, comment):
         return self.define(name, "st, fr", [f"_ask(st, fr, {s.moves!r}, {self._opt(s.by)})"], comment)
@@ -422,8 +479,15 @@ class Module:
             lines.insert(0, "env = None")
         aid = " + ".join(repr(p) if isinstance(p, str) else f"_fmt(x{p[0]})" for p in id_parts if p != "") or "''"
         binding = "{'me': me" + "".join(f", {arg!r}: x{n}" for n, (arg, _) in enumerate(params)) + "}"
-        lines += [f"{indent}aid = {aid}",
-                  f"{indent}if aid in out:",
+        used = sorted({p[0] for p in id_parts if not isinstance(p, str)})
+        if used:  # ids by their arguments, written out once (runtime.new_id)
+            ids = self.const_name("{}")
+            key = f"x{used[0]}" if len(used) == 1 else "(" + ", ".join(f"x{n}" for n in used) + ")"
+            lines += [f"{indent}try:", f"{indent}    aid = {ids}[{key}]", f"{indent}except (KeyError, TypeError):",
+                      f"{indent}    aid = _new_id({ids}, {key}, {aid})"]
+        else:
+            lines.append(f"{indent}aid = {aid}")
+        lines += [f"{indent}if aid in out:",
                   f"{indent}    _same_id(aid, _MOVES[{move!r}])",
                   f"{indent}out[aid] = _Action(aid, None, me, ({move!r}, {binding}), _RULES)"]
         return self.define(f"m_{ident(move)}", "st, me, out", lines, comment)

@@ -20,7 +20,11 @@ class Action:
     __slots__ = ("id", "_label", "player", "payload", "_rules")
 
     def __init__(self, id, label, player, payload, rules=None):
-        self.id, self._label, self.player, self.payload, self._rules = id, label, player, payload, rules
+        self.id = id
+        self._label = label
+        self.player = player
+        self.payload = payload
+        self._rules = rules
 
     @property
     def label(self) -> str:

@@ -203,12 +203,14 @@ def _connected(st, a, b):
 # ---------------------------------------------------------------- zones and items
 def _size(st, z):
     """Number of items in a zone (empty tableau slots do not count)."""
-    return sum(1 for i in st.zones[z] if i is not None)
+    items = st.zones[z]
+    return len(items) - items.count(None)
 
 
 def _empty(st, z):
     """True if a zone holds no item."""
-    return not any(i is not None for i in st.zones[z])
+    items = st.zones[z]
+    return items.count(None) == len(items)
 
 
 def _top(st, z, n=1):
@@ -298,6 +300,21 @@ def shortfall_of(required: dict, providers: list) -> int:
     """
     if not required:
         return 0
+    if type(required) is dict and type(providers) is list and list not in map(type, providers):
+        # no alternatives: count each symbol
+        short = total = 0
+        for sym, n in required.items():
+            if type(n) is not int:
+                break
+            total += n
+            if n > 0:
+                n -= providers.count(sym)
+                if n > 0:
+                    short += n
+        else:
+            if total > limits.MAX_LIST:
+                raise RuleFailure(f"a cost of more than {limits.MAX_LIST:,} symbols")
+            return short
     need = dict(required)
     if sum(n for n in need.values() if type(n) is int) > limits.MAX_LIST:
         raise RuleFailure(f"a cost of more than {limits.MAX_LIST:,} symbols")
@@ -424,11 +441,18 @@ def _deal(st, tableau, src):
 def _reveal_uncovered(st, tableau):
     """Turn face up every face-down item of a tableau that nothing covers any more."""
     items = st.zones[tableau]
+    fd = st.facedown
+    if fd.isdisjoint(items):
+        return
     cover = st.rules.zones[tableau].covered_by
     for i, it in enumerate(items):
-        if it is not None and it in st.facedown and all(items[j] is None for j in cover[i]):
-            st.facedown.discard(it)
-            st.dirty |= st.rules.zones[tableau].bit | st.rules.face_bit
+        if it in fd:  # (None never is)
+            for j in cover[i]:
+                if items[j] is not None:
+                    break
+            else:
+                fd.discard(it)
+                st.dirty |= st.rules.zones[tableau].bit | st.rules.face_bit
 
 
 def _reveal(st, x):
@@ -533,7 +557,11 @@ def _log(st, msg, *args):
     """Add a line to the game log; each {} in msg is filled with the next argument (items,
     regions and players by their names; a list as its elements' names)."""
     # written out when read (Rules.log_entry); lists copied now, as they are now
-    st.say((str(msg), tuple(list(a) if isinstance(a, list) else a for a in args)))
+    for a in args:
+        if isinstance(a, list):
+            args = tuple(list(a) if isinstance(a, list) else a for a in args)
+            break
+    st.say((str(msg), args))
 
 
 def _advance(st, env, track, owner, n):

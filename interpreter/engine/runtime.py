@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import RuleFailure, describe_value
 from ..limits import add, each, mul  # noqa: F401 (names the generated code uses)
-from .vm import check_triggers, emit, forget  # noqa: F401
+from .vm import check_triggers, emit, forget, wrote  # noqa: F401
 
 MISSING = object()
 
@@ -55,11 +55,18 @@ def settle(st) -> bool:
     """After a write inside a run of statements: forget what it invalidated and check the
     triggers reading it. True when the run must stop here (a trigger fired, the game ended or
     a decision is waiting): the interpreter then runs what came up first."""
-    if st._memo:
-        forget(st, st.dirty)
     n = len(st.stack)
-    check_triggers(st)
+    wrote(st)
     return len(st.stack) != n or st.over or st.pending is not None
+
+
+def new_id(ids: dict, key, aid: str) -> str:
+    """An action id just written out, kept in a move's table of ids by argument values when
+    they are texts (items, regions, players: 1 and true would be one key), up to a bound (the
+    table lives as long as the rules)."""
+    if (type(key) is str or type(key) is tuple and all(type(k) is str for k in key)) and len(ids) < 100_000:
+        ids[key] = aid
+    return aid
 
 
 # ------------------------------------------------------------------ statements that push frames

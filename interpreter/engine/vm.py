@@ -20,28 +20,32 @@ def run(st) -> None:
     blocks = st.rules.blocks
     steps = 0
     st.work = 0
-    while stack and st.pending is None:
-        fr = stack[-1]
-        blk = blocks[fr[0]]
-        pc = fr[1]
-        if pc >= len(blk):
-            stack.pop()
-            continue
-        try:
-            blk[pc](st, fr)
-        except EngineError:
-            raise
-        except Exception as exc:  # a rule failed: say where and what, in the language's terms
-            # (a run of statements keeps fr[1] on the one it is carrying out)
-            at = fr[1] if 0 <= fr[1] < len(blk) else pc
-            raise EngineError(st.rules.failure(st.rules.where(fr[0], at), exc, st)) from None
-        if st.dirty:
-            if st._memo:
-                forget(st, st.dirty)
-            check_triggers(st)
-        steps += 1
-        if steps > MAX_STEPS:
-            raise EngineError(f"step budget of {MAX_STEPS} exceeded: a rule loops without asking anything")
+    fr = blk = None
+    pc = 0
+    try:
+        while stack and st.pending is None:
+            steps += 1  # (a loop always comes back here: its body is a frame of its own)
+            if steps > MAX_STEPS:
+                raise EngineError(f"step budget of {MAX_STEPS} exceeded: a rule loops without asking anything")
+            fr = stack[-1]
+            blk = blocks[fr[0]]
+            n = len(blk)
+            while True:  # the top frame's statements, until it ends or another frame comes up
+                pc = fr[1]
+                if pc >= n:
+                    stack.pop()
+                    break
+                blk[pc](st, fr)
+                if st.dirty:
+                    wrote(st)
+                if st.pending is not None or not stack or stack[-1] is not fr:
+                    break
+    except EngineError:
+        raise
+    except Exception as exc:  # a rule failed: say where and what, in the language's terms
+        # (a run of statements keeps fr[1] on the one it is carrying out)
+        at = fr[1] if 0 <= fr[1] < len(blk) else pc
+        raise EngineError(st.rules.failure(st.rules.where(fr[0], at), exc, st)) from None
     if not stack and st.pending is None and not st.over:
         st.over = True
         st.victory = "none"
@@ -63,6 +67,34 @@ def forget(st, written: int) -> None:
             del memo[key]
 
 
+def _on_write(rules, written: int) -> tuple:
+    """(memo keys made stale, triggers due) by a write to a set of channels: worked out once
+    per set of channels."""
+    w = rules.on_write[written] = (tuple(k for k in rules.memo_keys if k & written),
+                                   tuple(t for t in rules.triggers if t.mask & written))
+    return w
+
+
+def wrote(st) -> None:
+    """After a statement that wrote channels (st.dirty): forget the memoised values that read
+    them and check the triggers reading them."""
+    d = st.dirty
+    st.dirty = 0
+    rules = st.rules
+    w = rules.on_write.get(d)
+    if w is None:
+        w = _on_write(rules, d)
+    stale, due = w
+    if stale:
+        memo = st._memo
+        if memo:
+            for key in stale:
+                if key in memo:
+                    del memo[key]
+    if due and not st.over:
+        fire(st, due)
+
+
 def _bindings(st, params, env, i=0):
     if i == len(params):
         yield dict(env)
@@ -79,26 +111,51 @@ def check_triggers(st) -> None:
     if st.over:
         return
     rules = st.rules
-    due = rules.triggers_on.get(d)
-    if due is None:  # the triggers reading these channels: worked out once per set of channels
-        due = rules.triggers_on[d] = tuple(t for t in rules.triggers if t.mask & d)
-    if not due:
-        return
-    # triggers due together run in declaration order: push the later ones first
+    w = rules.on_write.get(d)
+    if w is None:
+        w = _on_write(rules, d)
+    if w[1]:
+        fire(st, w[1])
+
+
+def fire(st, due) -> None:
+    """Check the triggers due and push the effects of those that fire. Each binding of a
+    trigger's parameters has a once-key in st.vars: true while its condition holds (an edge
+    trigger fires when it turns true, and re-arms when it turns false; a once trigger never
+    re-arms). Conditions only read env; a firing gets its own copy."""
+    rules = st.rules
     stack = st.stack
     before = len(stack)
+    vars_ = st.vars
     for t in due:
-        n = len(stack)
+        static = t.static
+        bound = static.get(st.seats) if static is not None else None
+        fired_now = None
         try:
-            _check(st, t)
+            if bound is None:
+                bound = _bound(st, t)
+            for env, key in bound:
+                fired = vars_.get(key)
+                if fired and t.once:
+                    continue
+                if t.cond(st, env):
+                    if fired:
+                        continue
+                    vars_[key] = True
+                    if fired_now is None:
+                        fired_now = []
+                    fired_now.append([t.block, 0, dict(env), None])
+                elif fired:
+                    vars_[key] = False
         except EngineError:
             raise
         except Exception as exc:
             raise EngineError(rules.failure(rules.where_src(t.src), exc)) from None
-        if len(stack) > n and n > before:
-            fired = stack[n:]
-            del stack[n:]
-            stack[before:before] = fired
+        if fired_now:
+            # the first binding (seat order) runs first; triggers due together run in
+            # declaration order: the later ones go below the earlier ones
+            fired_now.reverse()
+            stack[before:before] = fired_now
 
 
 def _bound(st, t):
@@ -128,30 +185,14 @@ def _bound(st, t):
     return out
 
 
-def _check(st, t) -> None:
-    vars_ = st.vars
-    fired_now = []
-    for env, key in _bound(st, t):  # conditions only read env; a firing gets its own copy
-        fired = vars_.get(key)
-        if t.once and fired:
-            continue
-        if t.cond(st, env):
-            if fired:
-                continue
-            vars_[key] = True
-            fired_now.append([t.block, 0, dict(env), None])
-        elif fired:  # an edge trigger re-arms when its condition turns false
-            vars_[key] = False
-    st.stack.extend(reversed(fired_now))  # the first binding (seat order) runs first
-
-
-def emit(st, name: str, args: dict, me=None) -> None:
+def emit(st, name: str, args: dict, me=None) -> bool:
     """Run the listeners of an event: game listeners, and abilities of items in active zones
     (their owner is the zone's, or the item's own). One dispatch frame offers the event to
     each listener in turn, in declaration order; a listener's `if` is checked when its turn
     comes, so an earlier listener can change whether a later one applies. An item hears the
     event only if it was in play when the event happened: one that an earlier listener brings
-    into play (a token won by the very card just played) hears the events after it."""
+    into play (a token won by the very card just played) hears the events after it.
+    True when it pushed the dispatch frame (the event has listeners)."""
     listeners = st.rules.listeners.get(name)
     if listeners:
         zones, where = st.rules.zones, st.where
@@ -162,6 +203,8 @@ def emit(st, name: str, args: dict, me=None) -> None:
                 if z is not None and zones[z].active:
                     present.append(i)
         st.stack.append([st.rules.dispatch_block, 0, {}, [name, args, me, 0, present]])
+        return True
+    return False
 
 
 def dispatch(st, fr) -> None:

@@ -115,7 +115,8 @@ class Rules:
         self.functions: dict = {}    # game function -> its generated function f(st, me, *args)
         self.moves: dict = {}
         self.triggers: list = []
-        self.triggers_on: dict = {}  # a set of channels written (a mask) -> the triggers reading them
+        self.on_write: dict = {}  # a set of channels written (a mask) -> (memo keys made stale, triggers due)
+        self.memo_keys: tuple = ()  # the keys of the memoised functions in st._memo (codegen)
         self.listeners: dict = {}
         self.item_effects: dict = {}
         self.item_conds: dict = {}   # item -> compiled `if:` (when it may be used)
