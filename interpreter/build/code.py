@@ -278,6 +278,13 @@ class Coder:
                          did_you_mean(turn, r.var_defs) or "name the variable that holds whose turn it is")
             else:
                 r.turn_var = turn
+        td = g.get("team_decider")
+        if td is not None and not r.teams:
+            self.err(gs, ("team_decider",), "E306", "team_decider: but no teams:",
+                     "declare teams: for the seatings where several seats form a side")
+        elif td is not None:
+            r.team_decider = self.later(self.c.expr_text(td, self.src(gs, ("team_decider",), "team decider"),
+                                                         {"t": ("local", "t", "str")}), "team decider")
         r.default_agents = (g.get("agent") or {}).get("default")
         ev = (g.get("agent") or {}).get("evaluate")
         if ev is not None:
@@ -373,4 +380,5 @@ class Coder:
         for m in hud["meters"].values():
             m["value"], m["max"] = fn(m["value"]), fn(m["max"])
         r.evaluate = fn(r.evaluate)
+        r.team_decider = fn(r.team_decider)
         r.functions = {name: ns[f"f_{name}"] for name, f in self.c.functions.items() if f.body is not None}

@@ -10,7 +10,7 @@ game), of four kinds:
 """
 from __future__ import annotations
 
-from ..errors import EngineError
+from ..errors import EngineError, RuleFailure, describe_value
 from ..model.rules import fmt_value
 
 
@@ -54,8 +54,26 @@ def same_id(aid, m):
 
 
 # ------------------------------------------------------------------ statements that decide
+def decider(st, env, by):
+    """Who takes a decision: `by`'s player, or the frame's `me`. A decision owed to a team of
+    this seating that is no seat itself goes to the seated member the game's team_decider
+    names (a side played by several seats decides through one of them at a time)."""
+    p = by(st, env) if by is not None else env.get("me")
+    td = st.rules.team_decider
+    if td is None or p in st.seats:
+        return p
+    members = st.rules.teams_of(st.seats).get(p)
+    if members is None:
+        return p
+    q = td(st, {"t": p})
+    if q not in members:
+        raise RuleFailure(f"team_decider gave {describe_value(q)} for team {p}, not one of its seats "
+                          f"({', '.join(members)})")
+    return q
+
+
 def ask(st, fr, moves, by):
-    st.pending = {"type": "ask", "player": by(st, fr[2]) if by is not None else fr[2].get("me"), "moves": moves}
+    st.pending = {"type": "ask", "player": decider(st, fr[2], by), "moves": moves}
 
 
 def choose(st, fr, var, options, where, by, label, optional, about):
@@ -74,7 +92,7 @@ def choose(st, fr, var, options, where, by, label, optional, about):
         env[var] = opts[0] if opts and not optional else None
         fr[1] += 1
         return
-    st.pending = {"type": "choose", "player": by(st, env) if by is not None else env.get("me"), "label": label,
+    st.pending = {"type": "choose", "player": decider(st, env, by), "label": label,
                   "var": var, "options": opts, "optional": optional}
     if about is not None:  # what the choice is about: shown in its labels, not in its ids
         st.pending["about"] = about(st, env)
@@ -96,7 +114,7 @@ def branches(st, fr, kind, label, by, table):
             fr[3].remove(opts[0])
             st.stack.append([next(b for n, c, b in table if n == opts[0]), 0, env, None])
             return
-        st.pending = {"type": "order", "player": by(st, env) if by is not None else env.get("me"),
+        st.pending = {"type": "order", "player": decider(st, env, by),
                       "label": label, "options": opts}
         return
     opts = [n for n, c, b in table if c is None or c(st, env)]
@@ -106,7 +124,7 @@ def branches(st, fr, kind, label, by, table):
             if opts and n == opts[0] and b is not None:
                 st.stack.append([b, 0, env, None])
         return
-    st.pending = {"type": "branch", "player": by(st, env) if by is not None else env.get("me"),
+    st.pending = {"type": "branch", "player": decider(st, env, by),
                   "label": label, "options": opts}
 
 

@@ -126,6 +126,7 @@ class Rules:
         self.flow = None
         self.dispatch_block = None   # the block of an event's dispatch frame (vm.emit)
         self.evaluate = None
+        self.team_decider = None     # (st, {"t": team}) -> the seat deciding for a team that is no seat
         self.default_agents = None  # agent: default
         self.turn_var = None        # turn: the variable naming whose turn it is
         self.names: dict = {}  # display: names (how players and enum values read)
