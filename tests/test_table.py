@@ -77,3 +77,20 @@ def test_the_log_can_be_asked_for_from_an_entry_on():
             part = table(st, viewer, log_from=k)
             assert part["log_from"] == k and part["log"] == whole["log"][k:]
             assert part["board"] == whole["board"]
+
+
+def test_a_side_played_by_several_seats_shows_its_own_zones(tmp_path):
+    """A side that is a player of the rules but no seat (two seats play it) keeps zones of its
+    own (cards on its table); its players' zones and its own are all on the table."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "games" / "teams" / "game.yaml").read_text()
+    text = text.replace("players: [north, south, east, west]", "players: [north, south, east, west, sun, moon]")
+    text = text.replace("vars:\n", "zones:\n  banner: {per: players}\nvars:\n", 1)
+    text = text.replace("display:\n", "display:\n  player_zones: [banner]\n", 1)
+    (tmp_path / "game.yaml").write_text(text)
+    st = load_game(str(tmp_path)).new_game(seed=1, players=4)
+    titles = [z["title"] for z in table(st, "north")["zones"]]
+    assert titles == [f"banner of {p}" for p in ["north", "east", "south", "west", "sun", "moon"]]
+    two = load_game(str(tmp_path)).new_game(seed=1)  # each seat its own side: no extra zones
+    assert [z["title"] for z in table(two, "north")["zones"]] == ["banner of north", "banner of south"]

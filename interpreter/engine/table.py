@@ -241,8 +241,10 @@ def table(st, viewer=None, log_from: int = 0) -> dict:
         zid = _safe(f, st, {"me": viewer})
         if zid in rules.zones:
             zones.append(_zone(rules, st, zid, v["zones"][zid], viewer))
+    # a side played by several seats keeps zones of its own too (cards on its table)
+    owners = list(st.seats) + [t for t in rules.teams_of(st.seats) if t not in st.seats]
     for fam in hud["player_zones"]:
-        for p in st.seats:
+        for p in owners:
             zid = f"{fam}.{p}"
             if zid in rules.zones:
                 zones.append(_zone(rules, st, zid, v["zones"][zid], viewer,
