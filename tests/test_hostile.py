@@ -248,3 +248,16 @@ def test_a_deep_expression_in_a_function_compiles_and_runs(tmp_path):
     assert [d for d in check_game(str(game)) if d.severity == "error"] == []
     st = load_game(str(game)).new_game(seed=1)
     assert st.log_for(None)[0] == "760"
+
+
+def test_a_deep_expression_holding_a_comprehension_compiles_and_runs(tmp_path):
+    """A helper split off a deep expression binds the variables of the comprehensions inside
+    it itself; it takes as arguments only the names bound outside it."""
+    game = _duel_with(tmp_path, "log('{}', deep_list(75))", "deepcomp")
+    text = (game / "game.yaml").read_text()
+    chain = "".join(f"if p < {i} then {i} else " for i in range(1, 80)) + "sum([x * 2 for x in range(0, p)])"
+    body = f"sum([({chain}) + y for y in range(0, 2)])"
+    (game / "game.yaml").write_text(text.replace("functions:\n", f"functions:\n  deep_list(p): {body}\n", 1))
+    assert [d for d in check_game(str(game)) if d.severity == "error"] == []
+    st = load_game(str(game)).new_game(seed=1)
+    assert st.log_for(None)[0] == str(2 * 76 + 1)

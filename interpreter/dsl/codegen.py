@@ -101,9 +101,11 @@ class Module:
 
     def hoist(self, code: str) -> str:
         """A deeply nested piece moved into a helper of its own (Python refuses code nested
-        ~200 deep); it takes the code names it uses (parameters, loop variables) as arguments."""
+        ~200 deep); it takes the code names it uses (parameters, loop variables) as arguments,
+        but for the variables of comprehensions wholly inside it."""
         bare = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "''", code)  # names outside texts
-        names = sorted(set(re.findall(r"\b(?:v_\w+|a\d+|x\d+|me)\b", bare)))
+        bound = set(re.findall(r"\bfor (\w+) in\b", bare))  # a comprehension's own variables
+        names = sorted(set(re.findall(r"\b(?:v_\w+|a\d+|x\d+|me)\b", bare)) - bound)
         args = "".join(", " + n for n in names)
         name = self.define(self.fresh("_h"), f"st, env{args}", [f"return {code}"])
         return f"{name}(st, env{args})"
