@@ -10,7 +10,7 @@ import string
 
 from ..dsl.codegen import Module
 from ..dsl.ir import ANY
-from ..dsl.optimise import Optimiser, trivial
+from ..dsl.optimise import Optimiser, located, trivial
 from ..errors import did_you_mean
 from ..model.rules import MoveDef, Trigger
 from .cache import module_filename, module_key, read_module, write_module
@@ -323,7 +323,9 @@ class Coder:
         for fn in functions.values():  # (a channel only read, e.g. an option, gets its bit here)
             if fn.body is not None:
                 fn.mask = r.mask_of(fn.reads)
-        mod.memo_shift = len(r.chan_bits)  # memo keys: the read mask, the function's number above it
+                fn.at = located(fn, functions)
+                if fn.at is not None:
+                    fn.at_mask = r.mask_of([c for c in fn.reads if c.startswith("kind:")])
         for number, fn in enumerate(functions.values(), 1):
             if fn.body is not None:
                 mod.game_function(fn, f"{self._where(fn.src)}: {fn.name}({', '.join(fn.params)})", number)
@@ -340,7 +342,8 @@ class Coder:
                                          m.cond.expr if m.cond is not None else None, parts,
                                          f"{self._where(m.src)}: the legal actions of move {m.name}")
         mod.parts.append("BLOCKS = [\n    " + ",\n    ".join(tables) + "]\n")
-        mod.parts.append(f"MEMO_KEYS = {tuple(mod.memo_keys)!r}\n")
+        mod.parts.append(f"MEMO_MASKS = {mod.memo_masks!r}\n")
+        mod.parts.append(f"MEMO_AT = {mod.memo_at!r}\n")
         source = mod.source()
         code = compile(source, module_filename(r), "exec")
         write_module(key, {"source": source, "code": code, "names": [item.name for item in self._later],
@@ -357,7 +360,8 @@ class Coder:
         r.namespace = ns
         self.d.functions = self.c.functions
         r.blocks = ns["BLOCKS"]
-        r.memo_keys = ns["MEMO_KEYS"]
+        r.memo_masks = ns["MEMO_MASKS"]
+        r.memo_at = ns["MEMO_AT"]
         r.block_src = {b.id: [(b.src, s.line, s.col) for s in b.stmts] for b in self.c.blocks}
 
         def fn(x):

@@ -52,12 +52,14 @@ class Function:
     """A game function as checked: its body, type, the channels it reads, whether it reads
     `me`, and whether it draws on chance."""
 
-    __slots__ = ("name", "params", "body", "type", "reads", "uses_me", "src", "node", "memo", "mask", "_trivial")
+    __slots__ = ("name", "params", "body", "type", "reads", "uses_me", "src", "node", "memo", "mask", "_trivial",
+                 "at", "at_mask")
 
     def __init__(self, name, params, node, src):
         self.name, self.params, self.node, self.src = name, params, node, src
         self.body, self.type, self.reads, self.uses_me = None, ANY, frozenset(), False
         self.memo, self.mask, self._trivial = True, 0, None
+        self.at, self.at_mask = None, 0  # the parameter holding the only place it counts pieces at (optimise.located)
 
 
 class Checker:

@@ -55,8 +55,8 @@ class Module:
         self._n = 0
         self._heights: list = []
         self.plain: dict = {}  # locals held in plain Python variables (a move's arguments), by name
-        self.memo_shift = 0  # how many channel bits there are (memo keys hold a function's number above)
-        self.memo_keys: list = []  # the keys of the memoised functions (MEMO_KEYS: vm.wrote)
+        self.memo_masks: dict = {}  # a memoised function's number (its key in st._memo) -> its read mask
+        self.memo_at: dict = {}  # ... of those that count pieces at one place only -> the piece kinds' mask
 
     # ------------------------------------------------------------ module text
     def fresh(self, prefix: str) -> str:
@@ -217,21 +217,44 @@ class Module:
         return self.define(self.fresh(prefix), "st, env", [f"return {self.expr(e)}"], comment)
 
     def game_function(self, fn, comment: str, number: int = 0) -> str:
-        """A game function, memoised (never when it draws on chance) in ``st._memo`` under a
-        key of its own: its read mask with the function's number above the channel bits, so
-        ``key & written`` tells the interpreter which values a write makes stale (vm.forget).
-        The key holds a dict from the arguments (and ``me`` when the body reads it) to the
-        value, or, for a function of no arguments, the value itself."""
+        """A game function, memoised (never when it draws on chance) in ``st._memo`` under its
+        number (a small int: cheap to hash); ``memo_masks`` keeps the channels it reads, from
+        which the interpreter works out the numbers a write makes stale (vm.wrote). The key
+        holds a dict from the arguments (and ``me`` when the body reads it) to the value, or,
+        for a function of no arguments, the value itself. A function counting pieces at one
+        place only, a parameter (fn.at: optimise.located), holds a dict from that place to
+        such a dict of the other arguments (or to the value), so a move of pieces forgets
+        only the places it touched."""
         name = f"f_{fn.name}"
         argl = "".join(f", a{i}" for i in range(len(fn.params)))
         body = self.expr(fn.body)
         if "!" in fn.reads or fn.memo is False:
             lines = [f"return {body}"]
         else:
-            key = fn.mask ^ (number << self.memo_shift)  # -1 (reads everything) stays all ones below
-            self.memo_keys.append(key)
+            key = number
+            self.memo_masks[key] = fn.mask
             args = (["me"] if fn.uses_me else []) + [f"a{i}" for i in range(len(fn.params))]
-            if not args:
+            if fn.at is not None:
+                self.memo_at[key] = fn.at_mask
+                place = f"a{fn.at}"
+                args.remove(place)
+                lines = [f"memo = st._memo.get({key})",
+                         "if memo is None:",
+                         f"    memo = st._memo[{key}] = {{}}",
+                         "try:"]
+                if args:
+                    k = args[0] if len(args) == 1 else f"({', '.join(args)})"
+                    lines += [f"    memo = memo.get({place}) or memo.setdefault({place}, {{}})",
+                              f"    v = memo.get({k}, _MISS)"]
+                else:
+                    k = place
+                    lines.append(f"    v = memo.get({k}, _MISS)")
+                lines += ["except TypeError:  # an argument that is a list: not memoised",
+                          f"    return {body}",
+                          "if v is _MISS:",
+                          f"    v = memo[{k}] = {body}",
+                          "return v"]
+            elif not args:
                 lines = [f"v = st._memo.get({key}, _MISS)",
                          "if v is _MISS:",
                          f"    v = st._memo[{key}] = {body}",

@@ -6,6 +6,9 @@
 * ``count([... for ...]) > 0`` (and ``== 0``, ``>= 1``) becomes a search that stops at the first
   element.
 * A list of constants is one constant, built once (rules never change a list in place).
+
+It also finds the functions that count pieces at one place only, a parameter (``located``): a
+move of pieces then makes stale only their values for the places it moved from and to.
 """
 from __future__ import annotations
 
@@ -154,3 +157,40 @@ class Optimiser:
                         x = tuple(self.expr(y) if isinstance(y, ir.Expr) else y for y in x)
                     out.append(x)
                 setattr(s, f.name, out)
+
+
+def _places(e, functions, out: set) -> bool:
+    """Add to out the places (expressions) at which an expression counts pieces (pieces,
+    pieces_at: the only primitives reading piece kinds, check._note_reads), following the
+    functions it calls; False when a called function counts them at more than one place."""
+    if isinstance(e, ir.Prim) and e.name == "pieces" and len(e.args) == 3:
+        out.add(e.args[2])
+    elif isinstance(e, ir.Prim) and e.name == "pieces_at" and len(e.args) == 2:
+        out.add(e.args[1])
+    elif isinstance(e, ir.Call):
+        fn = functions.get(e.name)
+        if fn is not None and any(c.startswith("kind:") for c in fn.reads):
+            at = located(fn, functions)
+            if at is None or at >= len(e.args):
+                return False
+            out.add(e.args[at])
+    return all(_places(c, functions, out) for c in _children(e))
+
+
+def located(fn, functions) -> int | None:
+    """The parameter (its index) that is the only place where a function counts pieces: every
+    pieces(kind, owner, place) it reads, itself or through the functions it calls, has that
+    parameter as the place. None when it counts none, or at other places, or reads anything."""
+    if fn.body is None or "*" in fn.reads or not any(c.startswith("kind:") for c in fn.reads):
+        return None
+    places = set()
+    if not _places(fn.body, functions, places):
+        return None
+    names = {p.name if isinstance(p, ir.PyName) else None for p in places}
+    if len(names) != 1:
+        return None
+    name = names.pop()
+    for i in range(len(fn.params)):
+        if name == f"a{i}":
+            return i
+    return None

@@ -514,6 +514,7 @@ def shift_pieces(st, kind, owner, n, src, dst) -> int:
     key2 = (kind, owner, dst)
     st.pieces[key2] = st.pieces.get(key2, 0) + n
     st.dirty |= st.rules.kind_bits[kind]
+    st.moved += (src, dst)
     return n
 
 

@@ -60,17 +60,22 @@ def run(st) -> None:
 
 def forget(st, written: int) -> None:
     """Drop memoised function values that read a channel just written (the memo's keys are
-    read masks: codegen.Module.game_function)."""
+    function numbers: codegen.Module.game_function)."""
     memo = st._memo
+    masks = st.rules.memo_masks
     for key in tuple(memo):
-        if key & written:
+        if masks[key] & written:
             del memo[key]
 
 
 def _on_write(rules, written: int) -> tuple:
-    """(memo keys made stale, triggers due) by a write to a set of channels: worked out once
-    per set of channels."""
-    w = rules.on_write[written] = (tuple(k for k in rules.memo_keys if k & written),
+    """(memo keys made stale, memo keys made stale at the places pieces moved from and to,
+    triggers due) by a write to a set of channels: worked out once per set of channels. A
+    function counting pieces at one place only (codegen: rules.memo_at) keeps its values for
+    other places when only piece kinds it reads were written (pieces only move: shift_pieces)."""
+    at = rules.memo_at
+    stale = tuple(k for k, m in rules.memo_masks.items() if m & ~at.get(k, 0) & written)
+    w = rules.on_write[written] = (stale, tuple(k for k, m in at.items() if m & written and k not in stale),
                                    tuple(t for t in rules.triggers if t.mask & written))
     return w
 
@@ -84,13 +89,22 @@ def wrote(st) -> None:
     w = rules.on_write.get(d)
     if w is None:
         w = _on_write(rules, d)
-    stale, due = w
-    if stale:
-        memo = st._memo
-        if memo:
-            for key in stale:
-                if key in memo:
-                    del memo[key]
+    stale, stale_at, due = w
+    memo = st._memo
+    if memo:
+        for key in stale:
+            if key in memo:
+                del memo[key]
+        if stale_at:
+            moved = st.moved
+            for key in stale_at:
+                places = memo.get(key)
+                if places:
+                    for p in moved:
+                        if p in places:
+                            del places[p]
+    if st.moved:
+        st.moved = []
     if due and not st.over:
         fire(st, due)
 
@@ -114,8 +128,8 @@ def check_triggers(st) -> None:
     w = rules.on_write.get(d)
     if w is None:
         w = _on_write(rules, d)
-    if w[1]:
-        fire(st, w[1])
+    if w[2]:
+        fire(st, w[2])
 
 
 def fire(st, due) -> None:

@@ -115,8 +115,10 @@ class Rules:
         self.functions: dict = {}    # game function -> its generated function f(st, me, *args)
         self.moves: dict = {}
         self.triggers: list = []
-        self.on_write: dict = {}  # a set of channels written (a mask) -> (memo keys made stale, triggers due)
-        self.memo_keys: tuple = ()  # the keys of the memoised functions in st._memo (codegen)
+        self.on_write: dict = {}  # a set of channels written (a mask) -> (memo keys made stale, memo keys
+        # stale at the places pieces moved from and to, triggers due): vm.wrote
+        self.memo_masks: dict = {}  # a memoised function's key in st._memo (its number) -> its read mask (codegen)
+        self.memo_at: dict = {}  # ... of one counting pieces at one place only -> its piece kinds' mask
         self.listeners: dict = {}
         self.item_effects: dict = {}
         self.item_conds: dict = {}   # item -> compiled `if:` (when it may be used)

@@ -28,7 +28,7 @@ SAVE_FORMAT = 1
 class State:
     __slots__ = ("rules", "vars", "zones", "where", "facedown", "shown", "pieces", "stack", "pending",
                  "rng", "log", "history", "over", "winners", "victory", "scores", "dirty", "steps", "work", "_legal",
-                 "seed", "_memo", "seats", "_shared")
+                 "seed", "_memo", "seats", "_shared", "moved")
 
     def __init__(self, rules):
         self.rules = rules
@@ -53,7 +53,8 @@ class State:
         self.steps = 0
         self.work = 0  # the work budget drawn since the interpreter last ran (interpreter.limits)
         self._legal = None
-        self._memo = {}  # derived values by function and read mask: codegen.Module.game_function, vm.forget
+        self._memo = {}  # derived values by function number: codegen.Module.game_function, vm.wrote
+        self.moved: list = []  # the places pieces moved from and to since the interpreter last looked (vm.wrote)
         self._shared = False  # the log and history lists are shared with a clone: copied on write
 
     # ---- copying ----------------------------------------------------------
@@ -90,6 +91,7 @@ class State:
         new.work = 0
         new._legal = self._legal
         new._memo = {}  # memoised values are a cache: a clone computes its own
+        new.moved = []
         return new
 
     # ---- the log and the history (shared with clones until written) ----------------
