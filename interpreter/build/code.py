@@ -323,9 +323,7 @@ class Coder:
         for fn in functions.values():  # (a channel only read, e.g. an option, gets its bit here)
             if fn.body is not None:
                 fn.mask = r.mask_of(fn.reads)
-                fn.at = located(fn, functions)
-                if fn.at is not None:
-                    fn.at_mask = r.mask_of([c for c in fn.reads if c.startswith("kind:")])
+                located(fn, functions, r)  # (fn._at: read by the Module)
         for number, fn in enumerate(functions.values(), 1):
             if fn.body is not None:
                 mod.game_function(fn, f"{self._where(fn.src)}: {fn.name}({', '.join(fn.params)})", number)

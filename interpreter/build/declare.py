@@ -258,7 +258,8 @@ class Declarer:
                 zid = fam if key is None else f"{fam}.{key}"
                 owner = key if key in r.players else None
                 z = ZoneDef(zid, fam, key, owner, d.get("visibility", "public"), d.get("face", "up"),
-                            bool(d.get("active")), shape is not None, bit=bit)
+                            bool(d.get("active")), shape is not None, bit=bit,
+                            touch=(key,) if key is not None else ())
                 if shape is not None:
                     slots = list(shape.value["slots"])
                     z.slot_names = slots

@@ -53,13 +53,13 @@ class Function:
     `me`, and whether it draws on chance."""
 
     __slots__ = ("name", "params", "body", "type", "reads", "uses_me", "src", "node", "memo", "mask", "_trivial",
-                 "at", "at_mask")
+                 "_at")
 
     def __init__(self, name, params, node, src):
         self.name, self.params, self.node, self.src = name, params, node, src
         self.body, self.type, self.reads, self.uses_me = None, ANY, frozenset(), False
         self.memo, self.mask, self._trivial = True, 0, None
-        self.at, self.at_mask = None, 0  # the parameter holding the only place it counts pieces at (optimise.located)
+        self._at = 0  # (parameter, channels read only under it), worked out by optimise.located
 
 
 class Checker:

@@ -56,7 +56,7 @@ class Module:
         self._heights: list = []
         self.plain: dict = {}  # locals held in plain Python variables (a move's arguments), by name
         self.memo_masks: dict = {}  # a memoised function's number (its key in st._memo) -> its read mask
-        self.memo_at: dict = {}  # ... of those that count pieces at one place only -> the piece kinds' mask
+        self.memo_at: dict = {}  # ... of those reading some channels under one key only -> those channels' mask
 
     # ------------------------------------------------------------ module text
     def fresh(self, prefix: str) -> str:
@@ -221,10 +221,10 @@ class Module:
         number (a small int: cheap to hash); ``memo_masks`` keeps the channels it reads, from
         which the interpreter works out the numbers a write makes stale (vm.wrote). The key
         holds a dict from the arguments (and ``me`` when the body reads it) to the value, or,
-        for a function of no arguments, the value itself. A function counting pieces at one
-        place only, a parameter (fn.at: optimise.located), holds a dict from that place to
-        such a dict of the other arguments (or to the value), so a move of pieces forgets
-        only the places it touched."""
+        for a function of no arguments, the value itself. A function reading piece kinds or
+        zones under the key a parameter gives only (pieces at place r, area[p]: fn._at,
+        optimise.located) holds a dict from that key to such a dict of the other arguments
+        (or to the value), so a write to those forgets only the keys it touched."""
         name = f"f_{fn.name}"
         argl = "".join(f", a{i}" for i in range(len(fn.params)))
         body = self.expr(fn.body)
@@ -234,9 +234,10 @@ class Module:
             key = number
             self.memo_masks[key] = fn.mask
             args = (["me"] if fn.uses_me else []) + [f"a{i}" for i in range(len(fn.params))]
-            if fn.at is not None:
-                self.memo_at[key] = fn.at_mask
-                place = f"a{fn.at}"
+            at = getattr(fn, "_at", None)
+            if at:
+                self.memo_at[key] = self.r.mask_of(at[1])
+                place = f"a{at[0]}"
                 args.remove(place)
                 lines = [f"memo = st._memo.get({key})",
                          "if memo is None:",

@@ -159,38 +159,63 @@ class Optimiser:
                 setattr(s, f.name, out)
 
 
-def _places(e, functions, out: set) -> bool:
-    """Add to out the places (expressions) at which an expression counts pieces (pieces,
-    pieces_at: the only primitives reading piece kinds, check._note_reads), following the
-    functions it calls; False when a called function counts them at more than one place."""
-    if isinstance(e, ir.Prim) and e.name == "pieces" and len(e.args) == 3:
-        out.add(e.args[2])
-    elif isinstance(e, ir.Prim) and e.name == "pieces_at" and len(e.args) == 2:
-        out.add(e.args[1])
+
+def _keyed(c: str) -> bool:
+    """Channels whose writes say the keys they touched (st.moved): piece kinds (the owner and
+    both places of a move: shift_pieces) and zone families (the zone's key, its owner too)."""
+    return c.startswith("kind:") or c.startswith("zone:")
+
+
+def _sites(e, functions, rules, out: list) -> None:
+    """Add to out (channels, keys) for each place in an expression that reads keyed channels:
+    the key expressions that all the state it reads there is filed under (none: unknown)."""
+    if isinstance(e, ir.Zone):
+        out.append((("zone:" + e.family,), (e.key,) if e.key is not None else ()))
+    elif isinstance(e, ir.Prim) and e.name in ("pieces", "pieces_at", "mod"):
+        a = e.args  # (check._note_reads: the primitives that read piece kinds or zones unnamed)
+        if e.name == "pieces" and len(a) == 3:
+            kinds = [a[0].value] if isinstance(a[0], ir.Const) and a[0].value in rules.kinds else rules.kinds
+            out.append((tuple("kind:" + k for k in kinds), (a[1], a[2])))
+        elif e.name == "pieces_at" and len(a) == 2:
+            out.append((tuple("kind:" + k for k in rules.owned_kinds), (a[0], a[1])))
+        elif e.name == "mod" and a:  # the player's active zones: its own (their key)
+            out.append((tuple("zone:" + f for f in rules.active_families), (a[0],)))
+        else:
+            out.append((("*",), ()))
     elif isinstance(e, ir.Call):
         fn = functions.get(e.name)
-        if fn is not None and any(c.startswith("kind:") for c in fn.reads):
-            at = located(fn, functions)
-            if at is None or at >= len(e.args):
-                return False
-            out.add(e.args[at])
-    return all(_places(c, functions, out) for c in _children(e))
+        if fn is not None:
+            chans = {c for c in fn.reads if _keyed(c)}
+            at = located(fn, functions, rules)
+            if at is not None and at[0] < len(e.args):
+                out.append((tuple(at[1]), (e.args[at[0]],)))
+                chans -= at[1]
+            out.append((tuple(chans), ()))
+    for c in _children(e):
+        _sites(c, functions, rules, out)
 
 
-def located(fn, functions) -> int | None:
-    """The parameter (its index) that is the only place where a function counts pieces: every
-    pieces(kind, owner, place) it reads, itself or through the functions it calls, has that
-    parameter as the place. None when it counts none, or at other places, or reads anything."""
-    if fn.body is None or "*" in fn.reads or not any(c.startswith("kind:") for c in fn.reads):
+def located(fn, functions, rules):
+    """(i, channels): the parameter that every read of those channels (piece kinds, zone
+    families) is filed under, in the function itself or the functions it calls, e.g.
+    units(s, r) counting pieces at r only, or skills_of(p) reading area[p] only; a write to
+    them then makes stale only the values for the keys it touched. None when there is none."""
+    if getattr(fn, "_at", 0) != 0:
+        return fn._at
+    fn._at = None
+    keyed = {c for c in fn.reads if _keyed(c)}
+    if fn.body is None or "*" in fn.reads or not keyed:
         return None
-    places = set()
-    if not _places(fn.body, functions, places):
-        return None
-    names = {p.name if isinstance(p, ir.PyName) else None for p in places}
-    if len(names) != 1:
-        return None
-    name = names.pop()
+    sites = []
+    _sites(fn.body, functions, rules, sites)
+    best = None
     for i in range(len(fn.params)):
-        if name == f"a{i}":
-            return i
-    return None
+        name = f"a{i}"
+        ok = {c for c in keyed if any(c in chans for chans, _ in sites)}
+        for chans, keys in sites:
+            if not any(isinstance(k, ir.PyName) and k.name == name for k in keys):
+                ok.difference_update(chans)
+        if ok and (best is None or len(ok) > len(best[1])):
+            best = (i, frozenset(ok))
+    fn._at = best
+    return best

@@ -393,6 +393,9 @@ def _move_item(st, item, zone, at="top", face=None):
         st.facedown.discard(item)
     r = st.rules
     st.dirty |= zdef.bit | (r.zones[old].bit if old is not None else 0) | r.where_bit | r.face_bit
+    st.moved += zdef.touch
+    if old is not None:
+        st.moved += r.zones[old].touch
 
 
 def _move(st, item, zone, at="top", face=None):
@@ -420,6 +423,7 @@ def _shuffle(st, z):
             if st.shown.pop(it, None) is not None:
                 st.dirty |= st.rules.face_bit
     st.dirty |= st.rules.zones[z].bit
+    st.moved += st.rules.zones[z].touch
 
 
 def _deal(st, tableau, src):
@@ -436,6 +440,7 @@ def _deal(st, tableau, src):
             else:
                 st.facedown.discard(item)
     st.dirty |= zdef.bit | st.rules.zones[src].bit | st.rules.where_bit | st.rules.face_bit
+    st.moved += zdef.touch + st.rules.zones[src].touch
 
 
 def _reveal_uncovered(st, tableau):
@@ -453,6 +458,7 @@ def _reveal_uncovered(st, tableau):
             else:
                 fd.discard(it)
                 st.dirty |= st.rules.zones[tableau].bit | st.rules.face_bit
+                st.moved += st.rules.zones[tableau].touch
 
 
 def _reveal(st, x):
@@ -514,7 +520,7 @@ def shift_pieces(st, kind, owner, n, src, dst) -> int:
     key2 = (kind, owner, dst)
     st.pieces[key2] = st.pieces.get(key2, 0) + n
     st.dirty |= st.rules.kind_bits[kind]
-    st.moved += (src, dst)
+    st.moved += (owner, src, dst)
     return n
 
 

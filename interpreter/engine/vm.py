@@ -69,10 +69,11 @@ def forget(st, written: int) -> None:
 
 
 def _on_write(rules, written: int) -> tuple:
-    """(memo keys made stale, memo keys made stale at the places pieces moved from and to,
-    triggers due) by a write to a set of channels: worked out once per set of channels. A
-    function counting pieces at one place only (codegen: rules.memo_at) keeps its values for
-    other places when only piece kinds it reads were written (pieces only move: shift_pieces)."""
+    """(memo keys made stale, memo keys made stale only at the keys touched, triggers due) by a
+    write to a set of channels: worked out once per set of channels. A function reading some
+    channels under one key only (codegen: rules.memo_at) keeps its values for other keys when
+    only those were written: the writes of piece kinds and zones say the keys they touched
+    (st.moved: a move's owner and places, a zone's key)."""
     at = rules.memo_at
     stale = tuple(k for k, m in rules.memo_masks.items() if m & ~at.get(k, 0) & written)
     w = rules.on_write[written] = (stale, tuple(k for k, m in at.items() if m & written and k not in stale),

@@ -23,6 +23,7 @@ class ZoneDef:
     covered_by: list = field(default_factory=list)  # per slot: indexes of covering slots
     slot_face: list = field(default_factory=list)
     bit: int = 0
+    touch: tuple = ()  # what a write to it adds to st.moved: its key (vm.wrote)
 
 
 @dataclass
@@ -118,7 +119,7 @@ class Rules:
         self.on_write: dict = {}  # a set of channels written (a mask) -> (memo keys made stale, memo keys
         # stale at the places pieces moved from and to, triggers due): vm.wrote
         self.memo_masks: dict = {}  # a memoised function's key in st._memo (its number) -> its read mask (codegen)
-        self.memo_at: dict = {}  # ... of one counting pieces at one place only -> its piece kinds' mask
+        self.memo_at: dict = {}  # ... of one reading channels under one key only -> those channels' mask
         self.listeners: dict = {}
         self.item_effects: dict = {}
         self.item_conds: dict = {}   # item -> compiled `if:` (when it may be used)
