@@ -52,7 +52,7 @@ def write_module(key: str, data: dict) -> None:
     import marshal
     import os
 
-    from ..dsl.treecache import write_atomically
+    from ..loading.cachefile import write_atomically
 
     write_atomically(os.path.join(_cache_dir(), key + ".bin"), lambda fh: marshal.dump(data, fh))
 

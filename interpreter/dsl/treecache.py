@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import os
 
+from ..loading.cachefile import write_atomically
+
 _caches: dict = {}        # scope -> {(start, text): Node}
 _dirty: set = set()       # scopes with trees not yet written
 _scope = "shared"
@@ -48,30 +50,6 @@ def load() -> dict:
             except Exception:  # a damaged cache is ignored and rewritten
                 pass
     return cache
-
-
-def write_atomically(path: str, dump) -> None:
-    """Write a cache file whole: `dump(fh)` writes into a temporary file that is then renamed
-    over `path` (never half a file). A cache is a convenience: a failed write never fails a
-    load and leaves no temporary file behind."""
-    import tempfile
-
-    tmp = None
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".cache-", suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            dump(fh)
-        os.replace(tmp, path)
-        tmp = None
-    except Exception:
-        pass
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
 
 
 def save_ast_cache() -> None:

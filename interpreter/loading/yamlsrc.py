@@ -1,8 +1,10 @@
 """YAML read safely and fast; line/column marks recovered on demand.
 
-Files are parsed with the C safe loader. Every value is addressed by its path in the
-file (a tuple of keys and list indexes). When a diagnostic needs a position, the file is
-composed once (node tree with marks) and the path is walked to the node.
+Files are parsed with the C safe loader, and what a text parses to is kept on disk, keyed
+by the text, this module and the installed PyYAML (reading it back is several times faster
+than constructing it again). Every value is addressed by its path in the file (a tuple of
+keys and list indexes). When a diagnostic needs a position, the file is composed once (node
+tree with marks) and the path is walked to the node.
 """
 from __future__ import annotations
 
@@ -38,6 +40,48 @@ _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
 
 
 MAX_VALUES = 1_000_000
+_cache_salt = None
+
+
+def _cache_path(text: str) -> str:
+    """The cache file of what a text parses to ('' when there is no cache directory)."""
+    global _cache_salt
+    import hashlib
+    import os
+
+    if _cache_salt is None:
+        try:
+            with open(__file__, "rb") as fh:
+                _cache_salt = hashlib.sha256(fh.read() + yaml.__version__.encode()).digest()
+        except OSError:
+            return ""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    key = hashlib.sha256(_cache_salt + text.encode("utf-8", "surrogatepass")).hexdigest()
+    return os.path.join(base, "lotr-rules", "yaml", key[:32] + ".pickle")
+
+
+def _read_cached(path: str):
+    """(data, duplicates) parsed before from the same text, or None."""
+    if not path:
+        return None
+    import pickle
+
+    try:
+        with open(path, "rb") as fh:
+            hit = pickle.load(fh)
+        return hit if isinstance(hit, tuple) and len(hit) == 2 else None
+    except Exception:  # no cache, or a damaged one: parse again
+        return None
+
+
+def _write_cached(path: str, data, duplicates: list) -> None:
+    if not path:
+        return
+    import pickle
+
+    from .cachefile import write_atomically
+
+    write_atomically(path, lambda fh: pickle.dump((data, duplicates), fh, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _code(ch) -> int:
@@ -72,6 +116,23 @@ class Source:
         self._lines = None
 
     def parse(self, diags: list[Diagnostic]):
+        cache = _cache_path(self.text)
+        hit = _read_cached(cache)
+        if hit is not None:
+            self.data, duplicates = hit
+        else:
+            self.data = self._load(diags)
+            if self.data is None:
+                return None
+            duplicates = self._duplicates
+            _write_cached(cache, self.data, duplicates)
+        for key, line, col in duplicates:
+            diags.append(Diagnostic(self.display, line, col, "E305",
+                                    f"duplicate key '{key}' (YAML would silently keep only the last one)",
+                                    "give each entry its own name"))
+        return self.data
+
+    def _load(self, diags: list[Diagnostic]):
         loader = _Loader(self.text)
         try:
             self.data = loader.get_single_data()
@@ -115,10 +176,7 @@ class Source:
             return None
         finally:
             loader.dispose()
-        for key, m in loader.duplicates:
-            diags.append(Diagnostic(self.display, m.line + 1, m.column + 1, "E305",
-                                    f"duplicate key '{key}' (YAML would silently keep only the last one)",
-                                    "give each entry its own name"))
+        self._duplicates = [(key, m.line + 1, m.column + 1) for key, m in loader.duplicates]
         return self.data
 
     @property
