@@ -153,6 +153,8 @@ class Game:
     def check_options(self, given: dict) -> dict:
         """Options for a new game, each a known name with a single value among its choices;
         ValueError saying what is wrong (the command line and the browser say it their way)."""
+        if not given:
+            return {}
         from ..errors import did_you_mean
 
         opts = self.rules.options

@@ -553,6 +553,17 @@ def _end_game(st, winners, victory, scores=None):
         st.scores = dict(zip(st.seats, scores))
     st.stack.clear()
     st.pending = None
+    if isinstance(victory, str) and "{}" not in victory and all(type(w) is str for w in winners):
+        # written out when read (Rules.log_line), as a log(...) line is: the same text
+        n = len(st.winners)
+        who = ("{} wins" if n == 1 else ", ".join(["{}"] * (n - 1)) + " and {} win" if n else "nobody wins")
+        args = st.winners
+        points = ""
+        if scores is not None:
+            points = "; " + ", ".join(["{} {}"] * len(st.scores))
+            args = args + [x for pv in st.scores.items() for x in pv]
+        st.say((f"game over: {who} ({victory}){points}", tuple(args)))
+        return
     names = [st.rules.display(w) for w in winners]
     who = (f"{names[0]} wins" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} win"
            if names else "nobody wins")
