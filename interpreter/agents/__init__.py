@@ -7,6 +7,9 @@
             its own further choices inside the same effect are looked through (depth 4).
             It looks at a clone of the true state, so it is not a fair hidden-information
             player; it is a cheap, stronger baseline for simulations.
+    mcts    open-loop MCTS on worlds resampled for the player to move (MCTSAgent below)
+    ismcts  single-observer information-set MCTS, whose sampled worlds depend only on what the
+            player sees (agents/ismcts.py)
 """
 from __future__ import annotations
 
@@ -32,6 +35,20 @@ def outcome(state, player) -> float:
         return -1.0 if state.winners else 0.0
     side = next((ms for ms in state.rules.teams_of(state.seats).values() if player in ms), [player])
     return 1.0 if all(w in side for w in state.winners) else 0.0
+
+
+def playout_score(state, players, ev) -> dict:
+    """What a search playout ending at `state` is worth to each player: the result (``outcome``)
+    when the game is over, else the game's agent.evaluate squashed to (-1, 1) (0 without one)."""
+    if state.over:
+        return {p: outcome(state, p) for p in players}
+    if ev is None:
+        return {p: 0.0 for p in players}
+    out = {}
+    for p in players:
+        v = _evaluate(ev, state, p)
+        out[p] = v / (abs(v) + 10.0)
+    return out
 
 
 class RandomAgent:
@@ -88,7 +105,22 @@ class GreedyAgent:
         return self.rng.choice(best)
 
 
-class MCTSAgent:
+class _TreeSearch:
+    """What the search agents share: worlds resampled for the player to move, and no search when
+    only one action is legal. A subclass's ``search`` picks among the legal actions."""
+
+    def determinize(self, state, player):
+        """A world `player` cannot tell from the true one (GameState.resample)."""
+        return state.resample(player, self.rng)
+
+    def act(self, state):
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        return self.search(state, actions, state.current_player, state.seats, state.rules.evaluate)
+
+
+class MCTSAgent(_TreeSearch):
     """Open-loop Monte Carlo tree search over action ids, on determinized copies.
 
     Each iteration copies the state and *determinizes* it for the player to move, resampling
@@ -109,30 +141,9 @@ class MCTSAgent:
         self.rng = random.Random(seed)
         self.iterations, self.depth, self.c = iterations, depth, c
 
-    def determinize(self, state, player):
-        """A world `player` cannot tell from the true one (GameState.resample)."""
-        return state.resample(player, self.rng)
-
-    def _score(self, s, players, ev):
-        if s.over:
-            return {p: outcome(s, p) for p in players}
-        if ev is None:
-            return {p: 0.0 for p in players}
-        out = {}
-        for p in players:
-            v = _evaluate(ev, s, p)
-            out[p] = v / (abs(v) + 10.0)
-        return out
-
-    def act(self, state):
+    def search(self, state, actions, me, players, ev):
         import math
 
-        actions = state.legal_actions()
-        if len(actions) == 1:
-            return actions[0]
-        me = state.current_player
-        players = state.seats
-        ev = state.rules.evaluate
         root = {"n": 0, "w": {}, "kids": {}}
         for _ in range(self.iterations):
             s = self.determinize(state, me)
@@ -164,7 +175,7 @@ class MCTSAgent:
                 if s.over:
                     break
                 s.apply(self.rng.choice(s.legal_actions()))
-            result = self._score(s, players, ev)
+            result = playout_score(s, players, ev)
             for n in path:
                 n["n"] += 1
                 for p, v in result.items():
@@ -174,7 +185,9 @@ class MCTSAgent:
         return next(a for a in actions if a.id == best_id)
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
+from .ismcts import ISMCTSAgent  # noqa: E402 (it uses _TreeSearch and playout_score above)
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent, "ismcts": ISMCTSAgent}
 
 
 def agent_known(name: str) -> bool:
@@ -187,7 +200,7 @@ def agent_known(name: str) -> bool:
 def make_agent(name: str, seed: int = 0):
     if not agent_known(name):
         raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)} (greedy:DEPTH, "
-                         f"mcts:ITERATIONS), human (play only)")
+                         f"mcts:ITERATIONS, ismcts:ITERATIONS), human (play only)")
     base, _, arg = name.partition(":")
     if not arg or base == "random":
         return AGENTS[base](seed)

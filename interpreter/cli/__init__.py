@@ -15,7 +15,7 @@ import os
 import sys
 
 from ..errors import EngineError, SaveError
-from . import cards, games, merged, play, replay, schema, serve, simulate, test, validate
+from . import cards, games, merged, play, replay, schema, serve, simulate, test, tournament, validate
 from .common import UsageError
 
 REPORT = "please report it to the lotr-rules project with the command you ran and the output of lotr-rules --version"
@@ -56,6 +56,16 @@ def _players_option(p):
                    help="number of players, for games played by several counts (default: the game's)")
 
 
+def _game_command(sub, name, help_text, module):
+    """A command that plays a game: its module's arguments, then --option, --players and --mod."""
+    p = sub.add_parser(name, help=help_text)
+    module.add_arguments(p)
+    _option_option(p)
+    _players_option(p)
+    _mod_option(p)
+    p.set_defaults(func=module.run)
+
+
 def build_parser():
     ap = _Parser(prog="lotr-rules", description="Run board games from YAML rule files.")
     ap.add_argument("--version", action="version", version=f"lotr-rules {version()}")
@@ -68,26 +78,11 @@ def build_parser():
     _mod_option(p)
     p.set_defaults(func=validate.run)
 
-    p = sub.add_parser("play", help="play or watch a game in the terminal")
-    play.add_arguments(p)
-    _option_option(p)
-    _players_option(p)
-    _mod_option(p)
-    p.set_defaults(func=play.run)
+    _game_command(sub, "play", "play or watch a game in the terminal", play)
 
-    p = sub.add_parser("simulate", help="play many games between agents and report statistics")
-    p.add_argument("game")
-    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    p.add_argument("--agents", help="one per seat, or one for all: random, greedy, mcts, greedy:DEPTH, "
-                                    "mcts:ITERATIONS (default: the game's default agent, else random)")
-    p.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
-    p.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
-    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
-    p.add_argument("--progress", action="store_true", help="show the progress bar even without a terminal")
-    _option_option(p)
-    _players_option(p)
-    _mod_option(p)
-    p.set_defaults(func=simulate.run)
+    _game_command(sub, "simulate", "play many games between agents and report statistics", simulate)
+    _game_command(sub, "tournament", "agents play each other from every seat; Elo and win rates with intervals",
+                  tournament)
 
     p = sub.add_parser("replay", help="re-run a saved game log and check it matches")
     p.add_argument("log", help="a game log written by play --save-log")
