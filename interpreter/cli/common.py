@@ -132,7 +132,7 @@ def agent_names(game, text, seated, humans_allowed=False) -> list[str]:
         if not agent_known(a):
             raise UsageError(f"unknown agent {a!r}; agents: {', '.join(AGENTS)}"
                              + (", human" if humans_allowed else "")
-                             + " (with a number of 1 or more: greedy:DEPTH, mcts:ITERATIONS)")
+                             + " (with a number of 1 or more: greedy:DEPTH, mcts:ITERATIONS, ismcts:ITERATIONS)")
     return names
 
 
