@@ -109,7 +109,9 @@ class Static:
         # the side whose decks a card comes from
         self.card_side = {c: (FP if rules.start_zone[c].startswith("deck.fp_") else SH) for c in self.cards}
         self.card_zones = [(c, (rules.start_zone[c], f"hand.{self.card_side[c]}", f"discards.{self.card_side[c]}",
-                                f"played.{self.card_side[c]}", f"table.{self.card_side[c]}"))
+                                f"played.{self.card_side[c]}", f"table.{self.card_side[c]}",
+                                f"committed.{self.card_side[c]}", f"fighting.{self.card_side[c]}",
+                                f"combat_played.{self.card_side[c]}"))
                            for c in self.cards]
         self.decks = [z for z in rules.zones if z.startswith("deck.")]
         self.regions = list(rules.regions)
@@ -190,6 +192,7 @@ class Tracker:
         self.steps = {n: v[f"step.{n}"] for n in FP_NATIONS + SHADOW_NATIONS}
         self.fp_rings = v["rings.free_peoples"]
         self.stepped_back = getattr(self, "stepped_back", False)
+        self.combat_used = {s: len(st.zones[f"combat_played.{s}"]) for s in (FP, SH)}
 
 
 def invariants(st, tr: Tracker | None = None, skip=frozenset()):
@@ -271,6 +274,27 @@ def invariants(st, tr: Tracker | None = None, skip=frozenset()):
         n = len(st.zones[f"hand.{side}"])
         assert n <= (8 if discarding(st, side) else 6), f"{side} holds {n} cards"
 
+    # ---- Combat cards (002 "Combat Cards"; FACTS 6.2, 6.4): one card a side a round; a card
+    # chosen in secret waits only until the other side has chosen (the Shadow's choice is the
+    # last decision before both are shown); a card shown lies in `fighting` only during a battle,
+    # and is the round's card of its side
+    p = st.pending
+    for side in (FP, SH):
+        committed = st.zones[f"committed.{side}"]
+        fighting = st.zones[f"fighting.{side}"]
+        assert len(committed) <= 1 and len(fighting) <= 1, (side, committed, fighting)
+        if committed:
+            assert v["b_att"] is not None and side == FP and p is not None and p["player"] == SH \
+                and p.get("label") == "combat_card", f"{side}'s secret card {committed} waits at {p}"
+            assert v[f"r_declared.{side}"], f"{side} chose a card without saying so"
+        if fighting:
+            assert v["b_att"] is not None, f"{fighting} shown outside a battle"
+            assert v[f"r_card.{side}"] == fighting[0], (side, fighting, v[f"r_card.{side}"])
+        roll, reroll = v[f"r_roll.{side}"] or [], v[f"r_reroll.{side}"] or []
+        assert len(roll) <= 5 and len(reroll) <= 5 and all(1 <= x <= 6 for x in roll + reroll), (roll, reroll)
+        assert v[f"hits_on.{side}"] >= 0, f"{v[f'hits_on.{side}']} hits on {side}"
+    assert not v["dice_ahead"], "dice waiting in dice_ahead in a real game"
+
     # ---- tracks (002 "Tracks and Boxes"; FACTS 4)
     assert v["corruption"] >= 0, f"corruption {v['corruption']}"
     if not st.over or "corruption_cap" not in skip:  # (the game ends as it passes 12)
@@ -345,6 +369,9 @@ def invariants(st, tr: Tracker | None = None, skip=frozenset()):
                 and v[f"step.{back[0]}"] == tr.steps[back[0]] + 1, f"{back} went back on the political track"
             tr.stepped_back = True
         assert v["rings.free_peoples"] <= tr.fp_rings, "the Free Peoples regained an Elven Ring"
+        for side in (FP, SH):
+            # a Combat card used stays discarded (face up): it never comes back to be played
+            assert len(st.zones[f"combat_played.{side}"]) >= tr.combat_used[side], f"a {side} Combat card came back"
         tr.update(st)
 
 
@@ -816,15 +843,19 @@ def test_a_fellowship_walking_to_mount_doom_wins_or_is_corrupted(wotr):
 # ------------------------------------------------------------------ bugs the playouts found
 # Each was found by the playouts as an invariant breaking, then reproduced here in a set-up
 # position (a KNOWN_BUGS entry and a strict xfail while it stood, a regression test since).
-def _position(game, dice_fp, dice_sh, setup, seed=1):
+def _position(game, dice_fp, dice_sh, setup, seed=1, hands=False):
     """Turn 1 after the Hunt allocation (no Hunt die), with the dice and a set-up of our own
-    (interpreter.scenario's generic set-up, as the rule scenarios use)."""
+    (interpreter.scenario's generic set-up, as the rule scenarios use); both hands emptied unless
+    `hands` (no Combat card then comes between the steps of a battle)."""
     from interpreter.scenario import apply_setup
 
     st = game.new_game(seed=seed)
     for a in ("choose:declare:no", "choose:guide:gandalf_grey", "choose:hunt_dice:0"):
         st.apply(a)
     setup = dict(setup)
+    if not hands:
+        setup["move_all"] = dict({f"hand.{FP}": f"discards.{FP}", f"hand.{SH}": f"discards.{SH}"},
+                                 **setup.get("move_all", {}))
     setup["vars"] = dict(setup.get("vars", {}), **{"dice.free_peoples": dice_fp, "dice.shadow": dice_sh})
     apply_setup(st, setup)
     return st

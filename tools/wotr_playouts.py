@@ -11,8 +11,9 @@ checked after every action (the issue's full check), and the outcomes.
 
 Prints wins per side, victory types, the mean game length (actions and turns) and actions/s
 (with the checks, unless --no-check), how many Event cards each side played and in how many
-games each card was played, and every game that broke an invariant or raised an EngineError:
-seed, action index and the message. Exit status 1 if any did.
+games each card was played (--cards), how many Combat cards each side used and how often each
+of the 38 Combat titles was played (issue 14), and every game that broke an invariant or raised
+an EngineError: seed, action index and the message. Exit status 1 if any did.
 """
 from __future__ import annotations
 
@@ -92,10 +93,13 @@ def play_one(task):
     # the Event cards played in the game (they lie among the played cards or on a table)
     cards = [] if st is None else [c for z in ("played.free_peoples", "played.shadow", "table.free_peoples",
                                                "table.shadow") for c in st.zones[z]]
+    # the Event cards used as Combat cards (discarded face up once their round is over)
+    combat = [] if st is None else [c for z in ("combat_played.free_peoples", "combat_played.shadow")
+                                    for c in st.zones[z]]
     return {"seed": seed, "winner": st.winners[0] if st is not None and st.winners else None,
             "victory": st.victory if st is not None else None, "actions": n,
             "turns": st.vars.get("turn_no") if st is not None else None,
-            "seconds": time.perf_counter() - t, "error": error, "cards": cards,
+            "seconds": time.perf_counter() - t, "error": error, "cards": cards, "combat": combat,
             "played": {side: st.vars.get(f"played_count.{side}") for side in ("free_peoples", "shadow")}
             if st is not None else {}}
 
@@ -171,9 +175,29 @@ def main(argv=None) -> int:
             cards = [c for c in every if _load().rules.item_type_of[c] == "event_card"]
             for c in sorted(cards, key=lambda c: (-games_with[c], c)):
                 print(f"  {games_with[c]:4d} games  {c}")
+    if done:
+        _combat_report(done)
     for r in failed:
         print(f"FAILED seed {r['seed']}: {r['error']}")
     return 1 if failed else 0
+
+
+def _combat_report(done):
+    """How many Combat cards each side used per game, and each Combat title: how many times it
+    was played in all the games and in how many games (the titles of FACTS 6.4, from the cards)."""
+    rules = _load().rules
+    cards = [c for c, t in rules.item_type_of.items() if t == "event_card"]
+    title = {c: rules.props[c]["combat"] for c in cards}
+    side = {c: ("free_peoples" if rules.start_zone[c].startswith("deck.fp_") else "shadow") for c in cards}
+    per_side = Counter(side[c] for r in done for c in r["combat"])
+    times = Counter(title[c] for r in done for c in r["combat"])
+    games = Counter(t for r in done for t in {title[c] for c in r["combat"]})
+    print(f"combat cards:   {per_side['free_peoples'] / len(done):.1f} by the Free Peoples, "
+          f"{per_side['shadow'] / len(done):.1f} by the Shadow per game; "
+          f"{len(times)} of {len(set(title.values()))} Combat titles played")
+    for t in sorted(set(title.values()), key=lambda t: (-times[t], t)):
+        who = "FP" if side[next(c for c in cards if title[c] == t)] == "free_peoples" else "SH"
+        print(f"  {times[t]:5d} times in {games[t]:4d} games  {who}  {t}")
 
 
 if __name__ == "__main__":
