@@ -177,8 +177,9 @@ class Game:
         st.seats = self.seating(players)
         st.seed = int(seed)
         st.rng = int(seed) & ((1 << 64) - 1)
-        st.vars = dict(r.var_defs)
-        st.vars.update(self.check_options(options or {}))
+        st.vars = r.var_defs.copy()
+        if options:
+            st.vars.update(self.check_options(options))
         blank = self._blank()
         st.zones = {z: items.copy() for z, items in blank.zones.items()}
         st.where = blank.where.copy()

@@ -368,15 +368,17 @@ def _pick_random(st, xs):
 
 # ================================================================ statements
 def _move_item(st, item, zone, at="top", face=None):
+    zones = st.rules.zones
     old = st.where.get(item)
     if old is not None:
+        odef = zones[old]
         lst = st.zones[old]
         i = lst.index(item)
-        if st.rules.zones[old].tableau:
+        if odef.tableau:
             lst[i] = None
         else:
             del lst[i]
-    zdef = st.rules.zones[zone]
+    zdef = zones[zone]
     if zdef.tableau:
         raise ValueError(f"cannot move an item into tableau zone {zone!r}; use deal")
     if at == "bottom":
@@ -386,16 +388,19 @@ def _move_item(st, item, zone, at="top", face=None):
     st.where[item] = zone
     if st.shown:
         st.shown.pop(item, None)  # what was shown of it was shown where it lay
-    face = face or zdef.face
-    if face == "down":
+    if (face or zdef.face) == "down":
         st.facedown.add(item)
     else:
         st.facedown.discard(item)
     r = st.rules
-    st.dirty |= zdef.bit | (r.zones[old].bit if old is not None else 0) | r.where_bit | r.face_bit
-    st.moved += zdef.touch
-    if old is not None:
-        st.moved += r.zones[old].touch
+    if old is None:
+        st.dirty |= zdef.bit | r.where_bit | r.face_bit
+    else:
+        st.dirty |= zdef.bit | odef.bit | r.where_bit | r.face_bit
+        if odef.touch:
+            st.moved += odef.touch
+    if zdef.touch:
+        st.moved += zdef.touch
 
 
 def _move(st, item, zone, at="top", face=None):
