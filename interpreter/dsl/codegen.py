@@ -346,14 +346,21 @@ class Module:
             lines, writes = self.simple_code(s)
             return lines + [f"fr[1] = {k + 1}"], writes
         push = "st.stack.append([{}, 0, env, None])"
-        if isinstance(s, ir.If):
+        if isinstance(s, ir.If):  # a body written in (inline) goes on with the run after it
             lines = []
-            for n, (c, blk) in enumerate(s.clauses):
-                lines += [f"{'if' if n == 0 else 'elif'} {self.expr(c)}:", f"    fr[1] = {k + 1}",
-                          "    " + push.format(blk.id), "    return"]
+            writes = False
+            clauses = [(f"{'if' if n == 0 else 'elif'} {self.expr(c)}:", blk) for n, (c, blk) in enumerate(s.clauses)]
             if s.other is not None:
-                lines += ["else:", f"    fr[1] = {k + 1}", "    " + push.format(s.other.id), "    return"]
-            return lines + [f"fr[1] = {k + 1}"], False
+                clauses.append(("else:", s.other))
+            for head, blk in clauses:
+                body = self.inline(blk)
+                if body is None:
+                    body = [push.format(blk.id), "return"]
+                else:
+                    body, w = body
+                    writes = writes or w
+                lines += [head, f"    fr[1] = {k + 1}"] + ["    " + ln for ln in body]
+            return lines + [f"fr[1] = {k + 1}"], writes
         if isinstance(s, ir.While):  # the body's frame ends: the run is entered here again
             return [f"if {self.expr(s.cond)}:", "    " + push.format(s.body.id), "    return",
                     f"fr[1] = {k + 1}"], False
@@ -417,13 +424,32 @@ class Module:
 
     def s_If(self, s, name, comment):
         lines = ["env = fr[2]"]
-        for i, (c, blk) in enumerate(s.clauses):
-            lines.append(f"{'if' if i == 0 else 'elif'} {self.expr(c)}:")
-            lines.append(f"    st.stack.append([{blk.id}, 0, env, None])")
+        clauses = [(f"{'if' if i == 0 else 'elif'} {self.expr(c)}:", blk) for i, (c, blk) in enumerate(s.clauses)]
         if s.other is not None:
-            lines += ["else:", f"    st.stack.append([{s.other.id}, 0, env, None])"]
+            clauses.append(("else:", s.other))
+        for head, blk in clauses:
+            body = self.inline(blk)
+            lines.append(head)
+            if body is None:
+                lines.append(f"    st.stack.append([{blk.id}, 0, env, None])")
+            else:
+                lines += ["    fr[1] += 1"] + ["    " + ln for ln in body[0]] + ["    return"]
         lines.append("fr[1] += 1")
         return self.define(name, "st, fr", lines, comment)
+
+    def inline(self, blk: ir.Block):
+        """(lines, whether they may write the state) of a branch body written into its parent's
+        code, or None when it needs a frame of its own. A body of one simple statement needs
+        none: it cannot wait for a decision or push a frame, the triggers its write fires run
+        right after it as they would after its frame, and a failure names its own line
+        (runtime.fail, in the words of vm.run)."""
+        if len(blk.stmts) != 1 or not self.simple(blk.stmts[0]):
+            return None
+        lines, writes = self.simple_code(blk.stmts[0])
+        if not lines:
+            return ["pass"], False
+        return ["try:", *("    " + ln for ln in lines), "except Exception as _e:",
+                f"    _fail(st, {blk.id}, 0, _e)"], writes
 
     def s_While(self, s, name, comment):
         return self.define(name, "st, fr", ["env = fr[2]", f"if {self.expr(s.cond)}:",

@@ -8,7 +8,7 @@ pushes frames (``vm.run`` runs the top frame's next statement).
 """
 from __future__ import annotations
 
-from ..errors import RuleFailure, describe_value
+from ..errors import EngineError, RuleFailure, describe_value
 from ..limits import add, each, mul  # noqa: F401 (names the generated code uses)
 from .vm import check_triggers, emit, forget, wrote  # noqa: F401
 
@@ -45,6 +45,14 @@ def index(b, k):
     if b is None:
         raise RuleFailure(f"[{describe_value(k)}] of none: there is no list here")
     raise RuleFailure(f"[...] needs a list or a map, not {describe_value(b)}")
+
+
+def fail(st, block: int, at: int, exc: Exception):
+    """A statement written into its parent's code (a branch body of one simple statement:
+    codegen.Module.inline) failed: say where, in the words the interpreter uses (vm.run)."""
+    if isinstance(exc, EngineError):
+        raise exc
+    raise EngineError(st.rules.failure(st.rules.where(block, at), exc, st)) from None
 
 
 def key_error(family, k):
