@@ -337,7 +337,7 @@ class Module:
             return [f"_p_{s.name}(st{args})"], True
         return [], False  # Nothing
 
-    def fused_code(self, s, k) -> tuple[list[str], bool]:
+    def fused_code(self, s, k, last=False) -> tuple[list[str], bool]:
         """(lines, whether it may write the state) of statement k inside a run: fr[1] is k
         while it runs and k + 1 after it; one that pushed a frame or waits for a decision
         returns (the interpreter runs what came up; resuming calls the run again at the pc the
@@ -365,10 +365,9 @@ class Module:
             return [f"if {self.expr(s.cond)}:", "    " + push.format(s.body.id), "    return",
                     f"fr[1] = {k + 1}"], False
         if isinstance(s, ir.CallProc):
-            me = self.expr(s.me) if s.me is not None else "env.get('me')"
-            new = "{" + ", ".join([f"'me': {me}"] + [f"{p!r}: {self.expr(e)}" for p, e in s.args]) + "}"
-            return [f"st.stack.append([{s.block[0]}, 0, {new}, None])  # procedure {s.name}",
-                    f"fr[1] = {k + 1}", "return"], False
+            if last:
+                return [f"{self.call(s, True)}  # procedure {s.name}", "return"], False
+            return [f"{self.call(s, False)}  # procedure {s.name}", f"fr[1] = {k + 1}", "return"], False
         if isinstance(s, ir.Emit):
             values = "{" + ", ".join(f"{n!r}: {self.expr(e)}" for n, e in s.args) + "}"
             return [f"values = {values}", f"fr[1] = {k + 1}",
@@ -397,7 +396,7 @@ class Module:
         body = ["env = fr[2]", "pc = fr[1]"]
         for k in range(i, j):
             s = b.stmts[k]
-            lines, writes = self.fused_code(s, k)
+            lines, writes = self.fused_code(s, k, k == len(b.stmts) - 1)
             if writes and k < j - 1:
                 lines += ["if st.dirty and _settle(st):", "    return"]
             body.append(f"if pc <= {k}:  # {self._comment(b, s)}")
@@ -411,6 +410,8 @@ class Module:
         if self.simple(s):
             lines, _ = self.simple_code(s)
             return self.define(name, "st, fr", ["env = fr[2]", *lines, "fr[1] += 1"], comment)
+        if isinstance(s, ir.CallProc):
+            return self.s_CallProc(s, name, comment, k == len(b.stmts) - 1)
         m = getattr(self, "s_" + type(s).__name__)
         return m(s, name, comment)
 
@@ -433,7 +434,7 @@ class Module:
             if body is None:
                 lines.append(f"    st.stack.append([{blk.id}, 0, env, None])")
             else:
-                lines += ["    fr[1] += 1"] + ["    " + ln for ln in body[0]] + ["    return"]
+                lines += ["    fr[1] += 1"] + ["    " + ln for ln in body[0]] + ([] if body[0][-1] == "return" else ["    return"])
         lines.append("fr[1] += 1")
         return self.define(name, "st, fr", lines, comment)
 
@@ -442,14 +443,21 @@ class Module:
         code, or None when it needs a frame of its own. A body of one simple statement needs
         none: it cannot wait for a decision or push a frame, the triggers its write fires run
         right after it as they would after its frame, and a failure names its own line
-        (runtime.fail, in the words of vm.run)."""
-        if len(blk.stmts) != 1 or not self.simple(blk.stmts[0]):
+        (runtime.fail, in the words of vm.run). Nor does a body that only calls a procedure:
+        the procedure's frame goes where the body's would have (a tail call, as in call())."""
+        if len(blk.stmts) != 1:
             return None
-        lines, writes = self.simple_code(blk.stmts[0])
+        s = blk.stmts[0]
+        if isinstance(s, ir.CallProc):  # the procedure's frame is pushed in the body's place
+            lines, writes, end = [self.call(s, False) + f"  # procedure {s.name}"], False, ["return"]
+        elif self.simple(s):
+            (lines, writes), end = self.simple_code(s), []
+        else:
+            return None
         if not lines:
             return ["pass"], False
         return ["try:", *("    " + ln for ln in lines), "except Exception as _e:",
-                f"    _fail(st, {blk.id}, 0, _e)"], writes
+                f"    _fail(st, {blk.id}, 0, _e)", *end], writes
 
     def s_While(self, s, name, comment):
         return self.define(name, "st, fr", ["env = fr[2]", f"if {self.expr(s.cond)}:",
@@ -463,12 +471,17 @@ class Module:
         return self.define(name, "st, fr", [f"_for_each(st, fr, {s.var!r}, {self.function(s.source)}, {s.body.id})"],
                            comment)
 
-    def s_CallProc(self, s, name, comment):
-        """A procedure call: a frame of its own, with its own env (me, then the arguments)."""
+    def call(self, s, tail: bool) -> str:
+        """A procedure call: a frame of its own, with its own env (me, then the arguments). A
+        call that is its block's last statement takes the place of the block's frame (a tail
+        call: that frame has nothing left to run, and nothing reads it again once it is done)."""
         me = self.expr(s.me) if s.me is not None else "env.get('me')"
         new = "{" + ", ".join([f"'me': {me}"] + [f"{p!r}: {self.expr(e)}" for p, e in s.args]) + "}"
-        return self.define(name, "st, fr", ["env = fr[2]", f"st.stack.append([{s.block[0]}, 0, {new}, None])",
-                                            "fr[1] += 1"], f"{comment} -> procedure {s.name}")
+        return f"st.stack[-1] = [{s.block[0]}, 0, {new}, None]" if tail else f"st.stack.append([{s.block[0]}, 0, {new}, None])"
+
+    def s_CallProc(self, s, name, comment, last=False):
+        lines = ["env = fr[2]", self.call(s, last)] + ([] if last else ["fr[1] += 1"])
+        return self.define(name, "st, fr", lines, f"{comment} -> procedure {s.name}")
 
     def s_Emit(self, s, name, comment):
         values = "{" + ", ".join(f"{k!r}: {self.expr(e)}" for k, e in s.args) + "}"
