@@ -164,6 +164,11 @@ def pool_sizes(st):
     return min(fp, 6), min(sh, 10)
 
 
+def side_of_seat(st, seat):
+    """The side a seat plays (with 2 players each seat is its side)."""
+    return next((t for t, ms in st.rules.teams_of(st.seats).items() if seat in ms), seat)
+
+
 def discarding(st, side):
     p = st.pending
     return p is not None and p.get("label") == "discard" and p["player"] == side
@@ -268,11 +273,18 @@ def invariants(st, tr: Tracker | None = None, skip=frozenset()):
 
     # ---- Event cards (FACTS 6: 4 decks of 24)
     assert len(s.cards) == 96
+    # with 3 or 4 players a side's cards may also lie in its seats' own zones (a hand per seat)
+    seats_of = {side: [m for m in st.rules.teams_of(st.seats).get(side, []) if m != side] for side in (FP, SH)}
     for c, allowed in s.card_zones:
-        assert seen[c] in allowed, f"{s.card_side[c]} card {c} in {seen[c]}"
+        if seen[c] not in allowed:
+            side = s.card_side[c]
+            kind, _, owner = seen[c].partition(".")
+            assert owner in seats_of[side] and f"{kind}.{side}" in allowed, f"{side} card {c} in {seen[c]}"
     for side in (FP, SH):
-        n = len(st.zones[f"hand.{side}"])
-        assert n <= (8 if discarding(st, side) else 6), f"{side} holds {n} cards"
+        for seat in seats_of[side] or [side]:  # 002 "Multiplayer Rules": 6 for a side's only seat, else 4
+            limit = 6 if not seats_of[side] or len(seats_of[side]) == 1 else 4
+            n = len(st.zones[f"hand.{seat}"])
+            assert n <= (limit + 2 if discarding(st, seat) else limit), f"{seat} holds {n} cards"
 
     # ---- Combat cards (002 "Combat Cards"; FACTS 6.2, 6.4): one card a side a round; a card
     # chosen in secret waits only until the other side has chosen (the Shadow's choice is the
@@ -284,7 +296,7 @@ def invariants(st, tr: Tracker | None = None, skip=frozenset()):
         fighting = st.zones[f"fighting.{side}"]
         assert len(committed) <= 1 and len(fighting) <= 1, (side, committed, fighting)
         if committed:
-            assert v["b_att"] is not None and side == FP and p is not None and p["player"] == SH \
+            assert v["b_att"] is not None and side == FP and p is not None and side_of_seat(st, p["player"]) == SH \
                 and p.get("label") == "combat_card", f"{side}'s secret card {committed} waits at {p}"
             assert v[f"r_declared.{side}"], f"{side} chose a card without saying so"
         if fighting:
@@ -335,12 +347,12 @@ def invariants(st, tr: Tracker | None = None, skip=frozenset()):
     p = st.pending
     label = p.get("label") if p is not None else None
     if label == "mouth_army" and "mouth_for_fp" not in skip:
-        assert p["player"] == SH, f"{p['player']} is offered the Mouth of Sauron's Muster-as-Army"
+        assert side_of_seat(st, p["player"]) == SH, f"{p['player']} is offered the Mouth of Sauron's Muster-as-Army"
     elif label == "hunt_dice":
         # 002 "Hunt Allocation": 0 to N dice, N the companions in the Fellowship (Gollum too when
         # he guides), at least 1
         comps = sum(1 for c in st.zones["box"] if c != "gollum") + (v["guide"] == "gollum")
-        assert p["player"] == SH and 0 <= min(p["options"]) and max(p["options"]) <= max(1, comps), \
+        assert side_of_seat(st, p["player"]) == SH and 0 <= min(p["options"]) and max(p["options"]) <= max(1, comps), \
             f"the Shadow may put {p['options']} dice in the Hunt box ({comps} companions)"
     elif label in ("over_stack", "over_kind") and v["b_att"] is not None:
         # a relieving army (or a sortie) that cleared the besiegers out: the siege is over, so
@@ -439,13 +451,16 @@ def start_of_action_resolution(st):
     # the Free Peoples act first; past the choice of a die (or when the first decision left
     # to take is one of its results), that die is out of the pool already
     p = st.pending
-    used = 1 if p["player"] == FP and p["label"] in ("action", "will_as", "mouth_army") else 0
-    if p["player"] == FP:
+    used = 1 if side_of_seat(st, p["player"]) == FP and p["label"] in ("action", "will_as", "mouth_army") else 0
+    if len(st.seats) > 2:  # 3 and 4 players: the cycle may start with a Shadow seat
+        assert len(fp) + used in (want_fp, want_fp - 1), f"turn {v['turn_no']}: the Free Peoples roll {len(fp)}"
+    elif side_of_seat(st, p["player"]) == FP:
         assert len(fp) + used == want_fp, \
             f"turn {v['turn_no']}: the Free Peoples roll {len(fp) + used} dice, not {want_fp}"
     else:  # (their first action took no decision at all)
         assert len(fp) == want_fp - 1
-    assert len(sh) + hunt == want_sh, \
+    shadow_first = len(st.seats) > 2  # 3 and 4 players: a Shadow seat may act before the first decision
+    assert len(sh) + hunt in ((want_sh, want_sh - 1) if shadow_first else (want_sh,)), \
         f"turn {v['turn_no']}: the Shadow has {len(sh)} dice and {hunt} in the Hunt box, not {want_sh}"
     # the military check of the turn before found no winner (002 "Military Victory Check")
     assert victory_points(st, SH) < 10 and victory_points(st, FP) < 4, \
@@ -456,8 +471,9 @@ def final_checks(st):
     """002 "Victory Conditions": one winner, a known victory, borne out by the final state."""
     v = st.vars
     assert st.victory in VICTORIES, st.victory
-    assert len(st.winners) == 1, st.winners
-    w = st.winners[0]
+    sides = {side_of_seat(st, x) for x in st.winners}  # a side of several seats wins together
+    assert len(sides) == 1 and len(st.winners) == len(st.rules.teams_of(st.seats).get(min(sides), [0])), st.winners
+    w = min(sides)
     if st.victory == "corruption":
         assert w == SH and v["corruption"] >= 12
     elif st.victory == "ring":
@@ -1064,3 +1080,19 @@ def test_a_mod_replaces_the_hunt_tile_damage_rule_alone(wotr):
         successes[name] = int(re.search(r": (\d+) successes", "\n".join(st.log_for(None))).group(1))
     assert successes["base"] == successes["eye_rule"] != 8
     assert results == {"base": successes["base"], "eye_rule": 8}, results
+
+
+@pytest.mark.parametrize("players, seed", [(3, 1), (3, 2), (4, 2), (4, 8)])
+def test_three_and_four_player_playouts_keep_the_invariants(wotr, players, seed):
+    """Random 3- and 4-player games (002 "Multiplayer Rules") with every invariant checked after
+    every action; a side of several seats wins together (tools/wotr_playouts.py --players N)."""
+    st = wotr.new_game(seed=seed, players=players)
+    tr, rng, n = Tracker(st), random.Random(seed), 0
+    invariants(st, tr, frozenset(KNOWN_BUGS))
+    while not st.is_terminal():
+        st.apply(rng.choice(st.legal_actions()))
+        n += 1
+        invariants(st, tr, frozenset(KNOWN_BUGS))
+        assert n < ACTION_CAP
+    final_checks(st)
+    assert len(st.seats) == players

@@ -8,6 +8,7 @@ checked after every action (the issue's full check), and the outcomes.
     python tools/wotr_playouts.py --option mordor_pool=rulebook --no-check
     python tools/wotr_playouts.py --rulebook         # every option set to 002's reading
     python tools/wotr_playouts.py --agents greedy:1 --games 50   # the game's default agent on both sides
+    python tools/wotr_playouts.py --players 4 --games 50         # 3 or 4 players (wins per side)
 
 Prints wins per side, victory types, the mean game length (actions and turns) and actions/s
 (with the checks, unless --no-check), how many Event cards each side played and in how many
@@ -45,7 +46,7 @@ def _load():
 
 def play_one(task):
     """One game: {'seed', 'winner', 'victory', 'actions', 'turns', 'seconds', 'error', 'cards'}."""
-    seed, options, check, strict, fp_policy, agents = task
+    seed, options, check, strict, fp_policy, agents, players = task
     import random
 
     import test_war_of_the_ring as W
@@ -59,13 +60,14 @@ def play_one(task):
         from interpreter.agents import make_agent
 
         names = agents.split(",")
-        names = names * 2 if len(names) == 1 else names
-        seats = {W.FP: make_agent(names[0], seed), W.SH: make_agent(names[1], seed + 1)}
+        order = game.seating(players)  # one agent for all seats, or one per seat in order
+        names = names * len(order) if len(names) == 1 else names
+        seats = {p: make_agent(names[i], seed + i) for i, p in enumerate(order)}
     t = time.perf_counter()
     n = 0
     st = None
     try:
-        st = game.new_game(seed=seed, options=options)
+        st = game.new_game(seed=seed, options=options, players=players)
         tr = W.Tracker(st) if check else None
         if check:
             W.invariants(st, tr, skip)
@@ -96,7 +98,11 @@ def play_one(task):
     # the Event cards used as Combat cards (discarded face up once their round is over)
     combat = [] if st is None else [c for z in ("combat_played.free_peoples", "combat_played.shadow")
                                     for c in st.zones[z]]
-    return {"seed": seed, "winner": st.winners[0] if st is not None and st.winners else None,
+    # the side that won (with 3 or 4 players a side's seats win together)
+    side = None
+    if st is not None and st.winners:
+        side = next((t for t, ms in st.rules.teams_of(st.seats).items() if st.winners[0] in ms), st.winners[0])
+    return {"seed": seed, "winner": side,
             "victory": st.victory if st is not None else None, "actions": n,
             "turns": st.vars.get("turn_no") if st is not None else None,
             "seconds": time.perf_counter() - t, "error": error, "cards": cards, "combat": combat,
@@ -119,6 +125,7 @@ def main(argv=None) -> int:
     ap.add_argument("--agents", default=None,
                     help="agents instead of random play: one for both sides or two (FP,Shadow), e.g. greedy:1")
     ap.add_argument("--cards", action="store_true", help="print in how many games each card was played")
+    ap.add_argument("--players", type=int, default=None, help="2 (default), 3 or 4 players")
     args = ap.parse_args(argv)
     options = dict(o.split("=", 1) for o in args.option)
     if args.rulebook:
@@ -128,7 +135,7 @@ def main(argv=None) -> int:
 
     import test_war_of_the_ring as W
 
-    tasks = [(s, options, not args.no_check, args.strict, args.fp, args.agents)
+    tasks = [(s, options, not args.no_check, args.strict, args.fp, args.agents, args.players)
              for s in range(args.first_seed, args.first_seed + args.games)]
     t0 = time.perf_counter()
     if args.workers > 1:
@@ -145,7 +152,7 @@ def main(argv=None) -> int:
     actions = sum(r["actions"] for r in results)
     busy = sum(r["seconds"] for r in results)
     who = f"agents {args.agents}" if args.agents else f"Free Peoples {args.fp}, Shadow random"
-    print(f"War of the Ring: {len(results)} games (seeds {args.first_seed}..{args.first_seed + args.games - 1}), "
+    print(f"War of the Ring, {args.players or 2} players: {len(results)} games (seeds {args.first_seed}..{args.first_seed + args.games - 1}), "
           f"{who}, options {options or 'default'}")
     if args.no_check:
         print("invariants: not checked")
