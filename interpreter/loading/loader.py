@@ -128,7 +128,7 @@ def resolve_game_dir(name_or_path: str) -> Path:
         # a game's `name:` (what saved logs record) may differ from its folder
         # (war_of_the_ring in games/war-of-the-ring/)
         for d in sorted(GAMES_DIR.glob("*/game.yaml")):
-            for line in d.read_text(encoding="utf-8").splitlines()[:40]:
+            for line in d.read_text(encoding="utf-8").splitlines():  # the top-level name: key
                 if line.startswith("name:"):
                     if line.split(":", 1)[1].strip().strip("'\"") == name_or_path:
                         return d.parent
