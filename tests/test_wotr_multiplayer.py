@@ -79,7 +79,7 @@ def test_each_seat_sees_only_its_own_hand(wotr, players):
                 for other in st.seats:
                     hand = list(st.zones[f"hand.{other}"])
                     if other == viewer:
-                        assert view["zones"][f"hand.{other}"] != {"count": len(hand)} or not hand
+                        assert view["zones"][f"hand.{other}"] == hand, (viewer, "its own hand")
                     else:
                         assert view["zones"][f"hand.{other}"] == {"count": len(hand)}, (viewer, other)
         st.apply(rng.choice(st.legal_actions()))
