@@ -74,7 +74,11 @@ def _run(game, sc, source, path, where):
         try:
             st.apply(a)
         except IllegalAction as exc:
-            _fail(where, f"action {i + 1} {a!r} refused: {exc}")
+            legal = sorted(x.id for x in st.legal_actions())
+            msg = str(exc).rstrip()
+            if len(legal) <= 12:
+                msg += ("" if msg.endswith((".", "?")) else ".") + f" Legal now: {', '.join(legal)}."
+            _fail(where, f"action {i + 1} {a!r} refused: {msg}")
     for a in sc.get("then_legal") or []:
         if a not in {x.id for x in st.legal_actions()}:
             _fail(where, f"{a!r} should be legal after the actions; legal: "

@@ -130,3 +130,27 @@ def test_duel_misspelled_region(tmp_path):
     assert "gondr" in d.message
     assert d.hint == "did you mean 'gondor'?"
     _check_format(d)
+
+
+def _base_with_vars(tmp_path, extra: str) -> Path:
+    game = tmp_path / "g"
+    shutil.copytree(BASE, game)
+    f = game / "game.yaml"
+    text = f.read_text(encoding="utf-8")
+    assert "vars:\n  current: north\n" in text
+    f.write_text(text.replace("vars:\n  current: north\n", "vars:\n" + extra + "  current: north\n"), encoding="utf-8")
+    return game
+
+
+def test_a_bad_variable_does_not_hide_the_others(tmp_path):
+    """One malformed first value is one error: the variables declared after it still exist
+    (it once made every later variable 'unknown', hundreds of E301s for one typo)."""
+    game = _base_with_vars(tmp_path, "  bad: {per: players, init: {a: 1}}\n")
+    diags = check_game(str(game))
+    assert [d.code for d in diags] == ["E101"], "\n".join(map(str, diags))
+    assert "vars/bad" in diags[0].message
+
+
+def test_a_variable_may_start_as_a_list(tmp_path):
+    game = _base_with_vars(tmp_path, "  seen: {per: players, init: []}\n  order: [a, b]\n")
+    assert check_game(str(game)) == []

@@ -164,6 +164,16 @@ def pool_sizes(st):
     return min(fp, 6), min(sh, 10)
 
 
+# FACTS 9 (high): who controls each nation with 3 and 4 players
+SEAT_OF_NATION = {
+    3: {**{n: "free_peoples" for n in ("dwarves", "elves", "gondor", "north", "rohan")},
+        "sauron": "witch_king_player", "isengard": "saruman_player", "southrons": "saruman_player"},
+    4: {"gondor": "gondor_player", "elves": "gondor_player", "rohan": "rohan_player", "north": "rohan_player",
+        "dwarves": "rohan_player", "sauron": "witch_king_player", "isengard": "saruman_player",
+        "southrons": "saruman_player"},
+}
+
+
 def side_of_seat(st, seat):
     """The side a seat plays (with 2 players each seat is its side)."""
     return next((t for t, ms in st.rules.teams_of(st.seats).items() if seat in ms), seat)
@@ -416,6 +426,15 @@ def between(st, s, skip=frozenset()):
             # (002 "Stronghold Recapture")
             holder = FP if fp else SH
             assert v[f"control.{r}"] == holder, f"{holder} alone in {r} does not control it"
+    # 3/4 players: a mixed army is the units of two teammates in one region, both still there
+    # (002 "Multiplayer Rules > Mixed Armies"); seats by nation as FACTS 9 gives them
+    if len(st.seats) > 2:
+        seat_of = SEAT_OF_NATION[len(st.seats)]
+        for r in s.region_set:
+            for side in v[f"mixed.{r}"]:
+                here = {seat_of[o] for (k, o, loc), n in st.pieces.items()
+                        if n and loc == r and k in ("regular", "elite") and s.side[o] == side}
+                assert len(here) == 2, f"a mixed {side} army in {r} with units of {sorted(here)} only"
     # table cards whose condition ended have left the table (FACTS 6.3; game.yaml triggers)
     table = set(st.zones["table.free_peoples"]) | set(st.zones["table.shadow"])
     if table:

@@ -49,6 +49,10 @@ def _type_of_value(d: Declarations, v):
         return "int"
     if v is None:
         return ANY
+    if isinstance(v, list):
+        return "list"
+    if not isinstance(v, str):  # (the schema reported it)
+        return ANY
     sym = d.symbols.get(v)
     return sym[0] if sym and sym[0] in ("player", "region", "item", "zone") else "str"
 
