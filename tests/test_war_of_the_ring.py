@@ -358,6 +358,9 @@ def invariants(st, tr: Tracker | None = None, skip=frozenset()):
     label = p.get("label") if p is not None else None
     if label == "mouth_army" and "mouth_for_fp" not in skip:
         assert side_of_seat(st, p["player"]) == SH, f"{p['player']} is offered the Mouth of Sauron's Muster-as-Army"
+        # (3/4 players: he is the Witch-king player's: 002 Appendix C; FACTS 9)
+        assert len(st.seats) == 2 or p["player"] == "witch_king_player", \
+            f"{p['player']} is offered the Mouth of Sauron's Muster-as-Army"
     elif label == "hunt_dice":
         # 002 "Hunt Allocation": 0 to N dice, N the companions in the Fellowship (Gollum too when
         # he guides), at least 1
