@@ -336,3 +336,37 @@ def test_hot_seat_hands_the_keyboard_over_before_showing_a_hand():
             await settle(app, pilot)
             assert s.viewer == other and s.handover is None
     asyncio.run(run())
+
+
+def test_war_of_the_ring_with_four_seats_two_people_and_two_agents():
+    """Issue 15, done when: `play war-of-the-ring --players 4` with humans and agents in any seats.
+    People sit as the Gondor player and the Saruman player (one of each side), agents elsewhere;
+    the keys answer the people's decisions (the keyboard handed over between them) for a while,
+    and every decision the people were asked went to one of their two seats."""
+    async def run():
+        game = load_game("war-of-the-ring")
+        st = game.new_game(seed=4, players=4)
+        seats = list(st.seats)
+        people = [seats[0], seats[3]]
+        assert people == ["gondor_player", "saruman_player"]
+        seat = {p: ("human" if p in people else "random") for p in seats}
+        agents = {p: make_agent("random", 40 + i) for i, p in enumerate(seats) if p not in people}
+        app = TableApp(Session(game, st, seat, agents))
+        asked = {p: 0 for p in seats}
+        async with app.run_test(size=(120, 45)) as pilot:
+            await settle(app, pilot)
+            s = app.session
+            for _ in range(50):
+                if s.over:
+                    break
+                if s.handover is not None:  # hot seat: pass the keyboard
+                    await pilot.press("escape")
+                    await settle(app, pilot)
+                    continue
+                assert s.waiting_for_person(), "the table waits for someone who is not a person"
+                asked[s.st.current_player] += 1
+                await pilot.press("enter")
+                await settle(app, pilot)
+        assert asked["gondor_player"] > 0 and asked["saruman_player"] > 0, asked
+        assert asked["rohan_player"] == asked["witch_king_player"] == 0, asked
+    asyncio.run(run())
