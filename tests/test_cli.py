@@ -296,3 +296,20 @@ def test_a_rule_failing_at_run_time_is_reported_in_rule_terms(tmp_path, capsys):
     assert "1 passed, 1 failed" in out
     for python in ("Traceback", "TypeError", "NoneType", "IndexError"):
         assert python not in out + err
+
+
+def test_play_as_a_seat_seats_the_person_there_and_the_default_agent_elsewhere():
+    """`play GAME --as SEAT` (several: SEAT,SEAT): people there, the game's default agent in the
+    other seats; without --as the person takes the first seat (on a terminal)."""
+    from types import SimpleNamespace
+
+    from interpreter.cli.play import seat_agents
+
+    seats = ["gondor_player", "rohan_player", "witch_king_player", "saruman_player"]
+    args = SimpleNamespace(as_seats="saruman_player", agents=None)
+    assert seat_agents(args, seats, "greedy:1", True) == "greedy:1,greedy:1,greedy:1,human"
+    args = SimpleNamespace(as_seats="rohan_player, witch_king_player", agents=None)
+    assert seat_agents(args, seats, "random", True) == "random,human,human,random"
+    args = SimpleNamespace(as_seats=None, agents=None)
+    assert seat_agents(args, seats[:2], "greedy:1", True) == "human,greedy:1"
+    assert seat_agents(args, seats[:2], "greedy:1", False) == "greedy:1,greedy:1"

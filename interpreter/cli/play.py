@@ -77,12 +77,33 @@ def add_arguments(p) -> None:
                                     "mcts:ITERATIONS (default: you in the first seat against the game's "
                                     "default agent on a terminal; the default agent everywhere otherwise). "
                                     f"Default agents: {defaults}")
+    p.add_argument("--as", dest="as_seats", metavar="SEAT",
+                   help="sit in this seat (SEAT,SEAT: people sharing the screen) against the game's default "
+                        "agent in the others, e.g. --as shadow; `lotr-rules games` lists each game's seats")
     p.add_argument("--plain", action="store_true",
                    help="line mode instead of the full-screen table (numbered actions; for scripts and "
                         "screen readers); without a terminal play is always in line mode")
     p.add_argument("--watch", action="store_true", help="let the computer play every seat (line mode)")
     p.add_argument("--save-log", metavar="FILE", help="write the game log (JSON) to this file at the end")
     p.add_argument("--load", metavar="SAVE", help="resume a game saved with 's FILE' during play")
+
+
+def seat_agents(args, seated, robot: str, interactive: bool) -> str:
+    """The --agents text for this game: as given; or people in the --as seats and the default agent
+    elsewhere; or (neither) a person in the first seat when there is a terminal."""
+    from ..errors import did_you_mean
+
+    if getattr(args, "as_seats", None):
+        if args.agents:
+            raise UsageError("give --as or --agents, not both (--agents names every seat's player)")
+        want = [w.strip() for w in args.as_seats.split(",") if w.strip()]
+        for w in want:
+            if w not in seated:
+                hint = did_you_mean(w, list(seated))
+                raise UsageError(f"--as {w}: no such seat in this game; seats: {', '.join(seated)}"
+                                 + (f" ({hint})" if hint else ""))
+        return ",".join("human" if p in want else robot for p in seated)
+    return args.agents or ",".join(["human" if interactive else robot] + [robot] * (len(seated) - 1))
 
 
 def log_record(game, st, options=None) -> dict:
@@ -129,8 +150,7 @@ def run(args) -> int:
         options = {k: st.vars.get(k) for k in game.rules.options}
     seated = st.seats if st is not None else seats(game, args.players)
     robot = game.rules.default_agents or "random"
-    names = agent_names(game, args.agents or ",".join(["human" if interactive else robot] + [robot] * (len(seated) - 1)),
-                        seated, humans_allowed=True)
+    names = agent_names(game, seat_agents(args, seated, robot, interactive), seated, humans_allowed=True)
     if "human" in names and not sys.stdin.isatty():
         print(f"no terminal on standard input: a person cannot play; {robot} plays instead", file=sys.stderr)
         names = [robot if n == "human" else n for n in names]
