@@ -94,3 +94,17 @@ def test_a_side_played_by_several_seats_shows_its_own_zones(tmp_path):
     assert titles == [f"banner of {p}" for p in ["north", "east", "south", "west", "sun", "moon"]]
     two = load_game(str(tmp_path)).new_game(seed=1)  # each seat its own side: no extra zones
     assert [z["title"] for z in table(two, "north")["zones"]] == ["banner of north", "banner of south"]
+
+
+def test_a_player_row_whose_value_is_none_is_left_out():
+    """display: players: rows that do not apply now (value none) are not shown: War of the Ring's
+    'leading player' row is on the two seats holding the Leading Player token in 4 players, and on
+    no seat in 2 players (where there is no token)."""
+    game = load_game("war-of-the-ring")
+    rows = lambda st, viewer: {p["id"]: dict(p["fields"]) for p in table(st, viewer)["players"]}  # noqa: E731
+    four = rows(game.new_game(seed=1, players=4), "rohan_player")
+    assert [p for p, f in four.items() if "leading player" in f] == ["gondor_player", "witch_king_player"]
+    assert four["gondor_player"]["leading player"] == "yes"
+    two = rows(game.new_game(seed=1), "free_peoples")
+    assert not any("leading player" in f for f in two.values())
+    assert all("dice" in f for f in two.values())

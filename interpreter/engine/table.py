@@ -198,7 +198,11 @@ def table(st, viewer=None, log_from: int = 0) -> dict:
     turn = st.vars.get(rules.turn_var) if rules.turn_var else None
     players = []
     for p in st.seats:
-        fields = [[label, words(rules, _safe(f, st, {"me": p}))] for label, f in hud["players"].items()]
+        fields = []
+        for label, f in hud["players"].items():
+            value = _safe(f, st, {"me": p})
+            if value is not None:  # a row whose value is none does not apply to this player now
+                fields.append([label, words(rules, value)])
         players.append({"id": p, "name": rules.display(p), "you": p == viewer, "to_act": p == st.current_player,
                         "turn": p == turn, "fields": fields})
     meters = []
