@@ -39,6 +39,9 @@ def _cheap(e, functions, budget: list, seen: set) -> bool:
     budget[0] -= 1
     if budget[0] < 0:
         return False
+    if isinstance(e, ir.ListOf) and all(isinstance(x, ir.Const) for x in e.items):
+        budget[0] -= len(e.items)  # a list of constants: built once (Optimiser.expr), read in place
+        return budget[0] >= 0
     if isinstance(e, (ir.Comp, ir.Exists, ir.Seq, ir.ListOf, ir.Items)):  # walks or builds a list
         return False
     if isinstance(e, ir.Arith) and any(t.type != "int" for t in e.operands):
