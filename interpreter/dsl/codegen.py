@@ -544,15 +544,12 @@ class Module:
             lines.insert(0, "env = None")
         aid = " + ".join(repr(p) if isinstance(p, str) else f"_fmt(x{p[0]})" for p in id_parts if p != "") or "''"
         binding = "{'me': me" + "".join(f", {arg!r}: x{n}" for n, (arg, _) in enumerate(params)) + "}"
-        used = sorted({p[0] for p in id_parts if not isinstance(p, str)})
-        if used:  # ids by their arguments, written out once (runtime.new_id)
-            ids = self.const_name("{}")
-            key = f"x{used[0]}" if len(used) == 1 else "(" + ", ".join(f"x{n}" for n in used) + ")"
-            lines += [f"{indent}try:", f"{indent}    aid = {ids}[{key}]", f"{indent}except (KeyError, TypeError):",
-                      f"{indent}    aid = _new_id({ids}, {key}, {aid})"]
-        else:
-            lines.append(f"{indent}aid = {aid}")
-        lines += [f"{indent}if aid in out:",
-                  f"{indent}    _same_id(aid, _MOVES[{move!r}])",
-                  f"{indent}out[aid] = _Action(aid, None, me, ({move!r}, {binding}), _RULES)"]
+        # the actions by their player and arguments, built once (decisions.new_action)
+        table = self.const_name("{}")
+        key = "me" if not params else "(me, " + ", ".join(f"x{n}" for n in range(len(params))) + ")"
+        lines += [f"{indent}try:", f"{indent}    a = {table}[{key}]", f"{indent}except (KeyError, TypeError):",
+                  f"{indent}    a = _new_action({table}, {key}, {aid}, me, ({move!r}, {binding}), _RULES)",
+                  f"{indent}if a.id in out:",
+                  f"{indent}    _same_id(a.id, _MOVES[{move!r}])",
+                  f"{indent}out[a.id] = a"]
         return self.define(f"m_{ident(move)}", "st, me, out", lines, comment)

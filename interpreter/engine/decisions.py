@@ -48,6 +48,17 @@ class Action:
         return hash(self.id)
 
 
+def new_action(table: dict, key, aid: str, player, payload, rules) -> Action:
+    """A legal action of a move just built, kept in the move's table by its player and argument
+    values when they are all texts (items, regions, players: 1 and true would be one key), up
+    to a bound (the table lives as long as the rules). An Action is never changed once built
+    (its label is written out once, the same each time), so the next listing reuses it."""
+    a = Action(aid, None, player, payload, rules)
+    if (type(key) is str or type(key) is tuple and all(type(k) is str for k in key)) and len(table) < 100_000:
+        table[key] = a
+    return a
+
+
 def same_id(aid, m):
     raise EngineError(f"two legal actions share the id {aid!r}: give move '{m.name}' an id naming all "
                       "its arguments")

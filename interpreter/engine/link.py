@@ -37,7 +37,7 @@ def namespace(rules, decl) -> dict:
         "_emit": vm.emit, "_ret": runtime.ret, "_MISS": runtime.MISSING,
         "_choose": decisions.choose, "_ask": decisions.ask, "_branches": decisions.branches,
         "_Action": decisions.Action, "_same_id": decisions.same_id, "_dispatch": vm.dispatch,
-        "_fmt": fmt_value, "_new_id": runtime.new_id, "_MOVES": rules.moves, "_RULES": rules,
+        "_fmt": fmt_value, "_new_action": decisions.new_action, "_MOVES": rules.moves, "_RULES": rules,
     }
     for name, impl in IMPL.items():
         ns[f"_p_{name}"] = impl

@@ -544,6 +544,9 @@ def _remove(st, kind, owner, n, src):
     shift_pieces(st, kind, owner, n, src, "supply")
 
 
+_OVER_TEXT: dict = {}  # (winners, victory, scores) counts -> the log line's template (_end_game)
+
+
 def _end_game(st, winners, victory, scores=None):
     """End the game now with these winners (several for a shared victory; [] for a draw).
     scores: one number per seated player, in seat order (points, or a payoff such as chips won),
@@ -552,22 +555,27 @@ def _end_game(st, winners, victory, scores=None):
     st.winners = list(winners)
     st.victory = victory
     if scores is not None:
-        if len(scores) != len(st.seats) or not all(isinstance(x, int) and not isinstance(x, bool) for x in scores):
+        if len(scores) != len(st.seats) or not all(type(x) is int for x in scores):  # (not bool)
             raise RuleFailure(f"end_game scores need one number per seated player ({len(st.seats)}), "
                               f"got {describe_value(scores)}")
         st.scores = dict(zip(st.seats, scores))
     st.stack.clear()
     st.pending = None
-    if isinstance(victory, str) and "{}" not in victory and all(type(w) is str for w in winners):
+    if type(victory) is str and "{}" not in victory and all(type(w) is str for w in winners):
         # written out when read (Rules.log_line), as a log(...) line is: the same text
         n = len(st.winners)
-        who = ("{} wins" if n == 1 else ", ".join(["{}"] * (n - 1)) + " and {} win" if n else "nobody wins")
         args = st.winners
-        points = ""
         if scores is not None:
-            points = "; " + ", ".join(["{} {}"] * len(st.scores))
             args = args + [x for pv in st.scores.items() for x in pv]
-        st.say((f"game over: {who} ({victory}){points}", tuple(args)))
+        key = (n, victory, None if scores is None else len(scores))
+        text = _OVER_TEXT.get(key)
+        if text is None:
+            who = ("{} wins" if n == 1 else ", ".join(["{}"] * (n - 1)) + " and {} win" if n else "nobody wins")
+            points = "" if scores is None else "; " + ", ".join(["{} {}"] * len(scores))
+            text = f"game over: {who} ({victory}){points}"
+            if len(_OVER_TEXT) < 10_000:
+                _OVER_TEXT[key] = text
+        st.say((text, tuple(args)))
         return
     names = [st.rules.display(w) for w in winners]
     who = (f"{names[0]} wins" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} win"

@@ -68,15 +68,6 @@ def settle(st) -> bool:
     return len(st.stack) != n or st.over or st.pending is not None
 
 
-def new_id(ids: dict, key, aid: str) -> str:
-    """An action id just written out, kept in a move's table of ids by argument values when
-    they are texts (items, regions, players: 1 and true would be one key), up to a bound (the
-    table lives as long as the rules)."""
-    if (type(key) is str or type(key) is tuple and all(type(k) is str for k in key)) and len(ids) < 100_000:
-        ids[key] = aid
-    return aid
-
-
 # ------------------------------------------------------------------ statements that push frames
 def skip(st, fr):
     fr[1] += 1
