@@ -187,11 +187,13 @@ def take(st, a: Action) -> None:
     rules = st.rules
     st._legal = None
     st.pending = None
-    st.record(a.id)
+    if st._shared:  # (st.record and st.say, written in)
+        st._own()
+    st.history.append(a.id)
     if t == "ask":
         name, binding = a.payload
         fr[1] += 1
-        st.say((a.player, name, binding))  # written out when read (Rules.log_entry)
+        st.log.append((a.player, name, binding))  # written out when read (Rules.log_entry)
         st.stack.append([rules.moves[name].block, 0, dict(binding), None])
     elif t == "choose":
         fr[2][p["var"]] = a.payload

@@ -34,7 +34,10 @@ class GameState(State):
 
     # ---- legal actions --------------------------------------------------------
     def legal_actions(self) -> list[Action]:
-        return list(self._legal_now().values())
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = decisions.actions(self)
+        return list(legal.values())
 
     def _legal_now(self) -> dict:
         if self._legal is None:
@@ -59,7 +62,10 @@ class GameState(State):
         aid = action.id if isinstance(action, Action) else action
         if not isinstance(aid, str):
             raise IllegalAction(f"an action is an Action or its id (a text), not {type(aid).__name__}")
-        a = self._legal_now().get(aid)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = decisions.actions(self)
+        a = legal.get(aid)
         if a is None:
             if self.over:
                 raise IllegalAction(f"the game is over; {aid!r} cannot be played")
@@ -70,7 +76,8 @@ class GameState(State):
         decisions.take(self, a)
         self.steps = 0
         vm.run(self)
-        if self.pending is not None and self.pending["type"] == "ask" and not self._legal_now():
+        p = self.pending
+        if p is not None and p["type"] == "ask" and not self._legal_now():
             raise EngineError(f"{self.pending['player']} must act but no move is legal "
                               f"(moves offered: {', '.join(self.pending['moves'])})")
         return self

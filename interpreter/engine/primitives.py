@@ -555,18 +555,18 @@ def _end_game(st, winners, victory, scores=None):
     st.winners = list(winners)
     st.victory = victory
     if scores is not None:
-        if len(scores) != len(st.seats) or not all(type(x) is int for x in scores):  # (not bool)
+        if len(scores) != len(st.seats) or not set(map(type, scores)) <= {int}:  # (bool is no number here)
             raise RuleFailure(f"end_game scores need one number per seated player ({len(st.seats)}), "
                               f"got {describe_value(scores)}")
         st.scores = dict(zip(st.seats, scores))
     st.stack.clear()
     st.pending = None
-    if type(victory) is str and "{}" not in victory and all(type(w) is str for w in winners):
+    if type(victory) is str and "{}" not in victory and set(map(type, st.winners)) <= {str}:
         # written out when read (Rules.log_line), as a log(...) line is: the same text
         n = len(st.winners)
-        args = st.winners
+        args = tuple(st.winners)
         if scores is not None:
-            args = args + [x for pv in st.scores.items() for x in pv]
+            args += tuple(x for pv in st.scores.items() for x in pv)
         key = (n, victory, None if scores is None else len(scores))
         text = _OVER_TEXT.get(key)
         if text is None:
@@ -575,7 +575,7 @@ def _end_game(st, winners, victory, scores=None):
             text = f"game over: {who} ({victory}){points}"
             if len(_OVER_TEXT) < 10_000:
                 _OVER_TEXT[key] = text
-        st.say((text, tuple(args)))
+        st.say((text, args))
         return
     names = [st.rules.display(w) for w in winners]
     who = (f"{names[0]} wins" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} win"
