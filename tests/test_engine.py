@@ -192,3 +192,28 @@ def test_corrupt_saves_are_rejected_cleanly(duel, mutate):
     d = json.loads(st.to_json())
     with pytest.raises(SaveError):
         duel.state_from_json(mutate(d))
+
+
+def test_rules_loaded_again_from_the_checked_cache_play_and_report_the_same(tmp_path, monkeypatch):
+    """The second load of unchanged rule files reads the checked rules kept by the first
+    (build/checked.py): the same games, the same warnings, the same run-time error positions,
+    and the declarations (for checking text later) read on first use."""
+    from interpreter import check_game, load_game
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+    def playout(game):
+        st, rng = game.new_game(seed=3), random.Random(3)
+        while not st.over:
+            acts = st.legal_actions()
+            st.apply(acts[rng.randrange(len(acts))])
+        return st.digest(), st.log_for(None)
+
+    built = load_game("duel")
+    kept = load_game("duel")
+    assert not callable(built._declarations) and callable(kept._declarations)
+    assert playout(kept) == playout(built)
+    assert check_game("duel") == check_game("duel") == []
+    assert set(kept.declarations.functions) == set(built.declarations.functions)
+    assert kept.expression("coins(me) + 1")(kept.new_game(seed=1), {"me": "fellowship"}) == 4
+    assert kept.rules.where(5, 0) == built.rules.where(5, 0)

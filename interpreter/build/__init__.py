@@ -14,6 +14,7 @@ from ..dsl import ir
 from ..dsl.check import Checker
 from ..dsl.parse import GRAMMAR_PATH
 from ..model.rules import Rules
+from . import checked
 from .code import Coder
 from .declare import Declarations, Declarer
 from .lint import Linter
@@ -27,6 +28,7 @@ class Builder(Declarer, Coder, Linter):
         self.d = Declarations()
         self.c = Checker(self.r, self.d, spec.diags, spec.removed)
         self._later = []
+        self._diags_before = len(spec.diags)  # the build's own diagnostics follow (kept by checked.py)
 
     def build(self) -> Rules:
         spec, r = self.spec, self.r
@@ -36,11 +38,7 @@ class Builder(Declarer, Coder, Linter):
         r.mods = tuple(str(m) for m in spec.mods)
         r.name = g.get("name", "")
         r.title = g.get("title", r.name)
-        h = hashlib.sha256(GRAMMAR_PATH.read_bytes())
-        # the rule files' text and names within the game folder (not where the command ran)
-        for s in sorted(spec.sources, key=lambda s: _in_game(s.path, spec.root)):
-            h.update(_in_game(s.path, spec.root).encode() + b"\0" + s.text.encode())
-        r.digest = h.hexdigest()[:16]
+        r.digest = digest(spec)
         r.dispatch_block = self.c.new_block([ir.Dispatch()]).id
 
         step = self._step
@@ -82,6 +80,15 @@ class Builder(Declarer, Coder, Linter):
                 raise
 
 
+def digest(spec) -> str:
+    """The grammar, and the rule files' text and names within the game folder (not where the
+    command ran)."""
+    h = hashlib.sha256(GRAMMAR_PATH.read_bytes())
+    for s in sorted(spec.sources, key=lambda s: _in_game(s.path, spec.root)):
+        h.update(_in_game(s.path, spec.root).encode() + b"\0" + s.text.encode())
+    return h.hexdigest()[:16]
+
+
 def _in_game(path, root) -> str:
     try:
         return os.path.relpath(path, root).replace(os.sep, "/")
@@ -89,6 +96,15 @@ def _in_game(path, root) -> str:
         return str(path)
 
 
-def build_rules(spec, namespace) -> tuple[Rules, Declarations]:
+def build_rules(spec, namespace) -> tuple:
+    """(rules, declarations) of a game: the checked rules kept from an earlier build of the same
+    files when there are (checked.py; the declarations are then a function reading them on
+    first use), else built now."""
+    if not any(d.severity == "error" for d in spec.diags):
+        hit = checked.load(spec, digest(spec), namespace)
+        if hit is not None:
+            rules, declarations, diags = hit
+            spec.diags.extend(diags)
+            return rules, declarations
     b = Builder(spec, namespace)
     return b.build(), b.d

@@ -4,16 +4,18 @@ Python that compiles them, so an unchanged game loads without writing its module
 from __future__ import annotations
 
 def _engine_digest() -> str:
-    """What the generated code depends on besides the rule files: this engine's code generator
-    and checker, and the Python that compiles it."""
+    """What the generated code and the checked rules (checked.py) depend on besides the rule
+    files: this engine's loader, checker, code generator and model, and the Python that
+    compiles it."""
     import hashlib
     import sys
     from pathlib import Path
 
     h = hashlib.sha256(sys.version.encode())
     here = Path(__file__).resolve().parent
-    for f in sorted([*here.glob("*.py"), *(here.parent / "dsl").glob("*.py"), here.parent / "engine" / "link.py",
-                     here.parent / "limits.py"]):
+    for f in sorted([*here.glob("*.py"), *(here.parent / "dsl").glob("*.py"), *(here.parent / "model").glob("*.py"),
+                     *(here.parent / "loading").glob("*.py"), here.parent / "engine" / "link.py",
+                     here.parent / "limits.py", here.parent / "errors.py"]):
         h.update(f.name.encode() + f.read_bytes())
     return h.hexdigest()[:16]
 

@@ -13,6 +13,7 @@ from ..dsl.ir import ANY
 from ..dsl.optimise import Optimiser, located, trivial
 from ..errors import did_you_mean
 from ..model.rules import MoveDef, Trigger
+from . import checked
 from .cache import module_filename, module_key, read_module, write_module
 from .declare import _SIG
 
@@ -24,6 +25,15 @@ class Later:
 
     def __init__(self, expr, what):
         self.expr, self.what, self.name = expr, what, None
+
+    def __reduce__(self):  # kept with the checked rules (checked.py): its function's name is enough
+        return _named, (self.what, self.name)
+
+
+def _named(what, name) -> Later:
+    item = Later(None, what)
+    item.name = name
+    return item
 
 
 class Coder:
@@ -349,38 +359,46 @@ class Coder:
         self._link(source, code)
 
     def _link(self, source: str, code):
-        r = self.r
-        filename = module_filename(r)
-        ns = self.namespace(r, self.d)
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        exec(code, ns)
-        r.module_source = source
-        r.namespace = ns
-        self.d.functions = self.c.functions
-        r.blocks = ns["BLOCKS"]
-        r.memo_masks = ns["MEMO_MASKS"]
-        r.memo_at = ns["MEMO_AT"]
+        r, d = self.r, self.d
+        d.functions = self.c.functions
         r.block_src = {b.id: [(b.src, s.line, s.col) for s in b.stmts] for b in self.c.blocks}
+        fnames = [name for name, f in self.c.functions.items() if f.body is not None]
+        checked.save(self.spec, r, d, fnames, self.spec.diags[self._diags_before:])
+        link(r, d, fnames, source, code, self.namespace)
 
-        def fn(x):
-            return ns[x.name] if isinstance(x, Later) else x
 
-        for m in r.moves.values():
-            m.params = [(a, fn(d)) for a, d in m.params]
-            m.cond = fn(m.cond)
-            m.enumerate = ns[m.enum_name]
-        for t in r.triggers:
-            t.params = [(a, fn(d)) for a, d in t.params]
-            t.cond = fn(t.cond)
-        for ev, lst in r.listeners.items():
-            r.listeners[ev] = [(item, fn(cond), block) for item, cond, block in lst]
-        r.item_conds = {k: fn(v) for k, v in r.item_conds.items()}
-        hud = r.hud
-        for key in ("players", "regions", "items"):
-            hud[key] = {k: fn(v) for k, v in hud[key].items()}
-        hud["zones"] = [(text, fn(f)) for text, f in hud["zones"]]
-        for m in hud["meters"].values():
-            m["value"], m["max"] = fn(m["value"]), fn(m["max"])
-        r.evaluate = fn(r.evaluate)
-        r.team_decider = fn(r.team_decider)
-        r.functions = {name: ns[f"f_{name}"] for name, f in self.c.functions.items() if f.body is not None}
+def link(r, decl, fnames, source: str, code, namespace) -> None:
+    """Run a game's module and put what it defines in its Rules: the blocks, the memo masks, and
+    in place of each expression checked for later (a Later), the function written for it."""
+    filename = module_filename(r)
+    ns = namespace(r, decl)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(code, ns)
+    r.module_source = source
+    r.namespace = ns
+    r.blocks = ns["BLOCKS"]
+    r.memo_masks = ns["MEMO_MASKS"]
+    r.memo_at = ns["MEMO_AT"]
+
+    def fn(x):
+        return ns[x.name] if isinstance(x, Later) else x
+
+    for m in r.moves.values():
+        m.params = [(a, fn(d)) for a, d in m.params]
+        m.cond = fn(m.cond)
+        m.enumerate = ns[m.enum_name]
+    for t in r.triggers:
+        t.params = [(a, fn(d)) for a, d in t.params]
+        t.cond = fn(t.cond)
+    for ev, lst in r.listeners.items():
+        r.listeners[ev] = [(item, fn(cond), block) for item, cond, block in lst]
+    r.item_conds = {k: fn(v) for k, v in r.item_conds.items()}
+    hud = r.hud
+    for key in ("players", "regions", "items"):
+        hud[key] = {k: fn(v) for k, v in hud[key].items()}
+    hud["zones"] = [(text, fn(f)) for text, f in hud["zones"]]
+    for m in hud["meters"].values():
+        m["value"], m["max"] = fn(m["value"]), fn(m["max"])
+    r.evaluate = fn(r.evaluate)
+    r.team_decider = fn(r.team_decider)
+    r.functions = {name: ns[f"f_{name}"] for name in fnames}

@@ -114,7 +114,16 @@ class Game:
 
     def __init__(self, rules, declarations=None):
         self.rules = rules
-        self.declarations = declarations  # what the build declared: for checking text later
+        self._declarations = declarations
+
+    @property
+    def declarations(self):
+        """What the build declared: for checking text later (rules loaded from the cache of
+        checked rules read theirs on first use: build/checked.py)."""
+        d = self._declarations
+        if callable(d):
+            d = self._declarations = d()
+        return d
 
     @property
     def name(self):

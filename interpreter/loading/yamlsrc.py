@@ -104,6 +104,12 @@ def _expanded_size(data, limit) -> int:
     return count
 
 
+def _restored(path, text, display, data) -> "Source":
+    s = Source(path, text, display)
+    s.data = data
+    return s
+
+
 class Source:
     """One rule file: its text, parsed data, and lazy position lookup."""
 
@@ -114,6 +120,9 @@ class Source:
         self.data = None
         self._root = None
         self._lines = None
+
+    def __reduce__(self):  # (pickled with checked rules) positions are found again from the text
+        return _restored, (self.path, self.text, self.display, self.data)
 
     def parse(self, diags: list[Diagnostic]):
         cache = _cache_path(self.text)

@@ -1,0 +1,76 @@
+"""The cache of checked rules: a game whose rule files (and mods, and this engine) are unchanged
+since its last build loads its ``Rules`` from disk, without parsing, checking and optimising its
+effect text again, and links them to its generated module (cache.py) as a build does
+(code.link). The build's own diagnostics (warnings) are kept with them. The declarations, which
+only checking more text later needs (scenarios, explanations), are read on first use.
+
+Kept next to the generated modules, keyed by the rules' digest, where the game was loaded from,
+its mods and the engine (cache.module_key). Written whole or not at all; a cache that cannot be
+read is rebuilt, never an error.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+
+from .cache import _cache_dir, module_key, read_module
+
+
+class _Tables:
+    """The part of the declarations the generated module's namespace needs (engine/link.py)."""
+
+    def __init__(self, decl):
+        self.prop_names, self.var_families = decl.prop_names, decl.var_families
+
+
+def key(spec, digest: str) -> str:
+    h = hashlib.sha256(str(spec.root.resolve()).encode())
+    for m in spec.mods:
+        h.update(b"\0" + str(m).encode())
+    return f"{module_key(digest)}-{h.hexdigest()[:12]}"
+
+
+def _path(k: str) -> str:
+    return os.path.join(_cache_dir(), k + ".rules")
+
+
+def save(spec, rules, decl, fnames, diags) -> None:
+    """Keep the rules of a build (called before the module is linked into them: they hold
+    no compiled code yet). A failure to write, or rules that do not pickle, never fail a load."""
+    from ..dsl.treecache import deep_recursion
+    from ..loading.cachefile import write_atomically
+
+    try:
+        with deep_recursion():
+            data = pickle.dumps({"rules": pickle.dumps((rules, _Tables(decl)), protocol=pickle.HIGHEST_PROTOCOL),
+                                 "decl": pickle.dumps(decl, protocol=pickle.HIGHEST_PROTOCOL),
+                                 "fnames": fnames, "diags": diags}, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        return
+    write_atomically(_path(key(spec, rules.digest)), lambda fh: fh.write(data))
+
+
+def load(spec, digest: str, namespace):
+    """(rules, a loader of the declarations, the build's diagnostics) from the cache, or None."""
+    from ..dsl.treecache import deep_recursion
+    from .code import link
+
+    try:
+        with open(_path(key(spec, digest)), "rb") as fh:
+            data = pickle.load(fh)
+        mod = read_module(module_key(digest))
+        if mod is None:
+            return None
+        with deep_recursion():
+            rules, tables = pickle.loads(data["rules"])
+        link(rules, tables, data["fnames"], mod["source"], mod["code"], namespace)
+    except Exception:  # no cache, or one this engine cannot read: build the rules again
+        return None
+    blob = data["decl"]
+
+    def declarations():
+        with deep_recursion():
+            return pickle.loads(blob)
+
+    return rules, declarations, data["diags"]
