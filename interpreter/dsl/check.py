@@ -16,6 +16,8 @@ parameter types) is shared by all of them.
 """
 from __future__ import annotations
 
+import re
+
 from ..errors import Diagnostic, did_you_mean
 from . import ir
 from .ir import ANY
@@ -53,11 +55,15 @@ class Function:
     `me`, and whether it draws on chance."""
 
     __slots__ = ("name", "params", "body", "type", "reads", "uses_me", "src", "node", "memo", "mask", "_trivial",
-                 "_at")
+                 "_at", "star_params")
 
     def __init__(self, name, params, node, src):
         self.name, self.params, self.node, self.src = name, params, node, src
         self.body, self.type, self.reads, self.uses_me = None, ANY, frozenset(), False
+        # when it reads every channel ('*') only because some parameters may be zones (a value
+        # of unknown type used as a list): those parameters; a call whose arguments there are
+        # no zones reads only the rest (Checker.call_function). None otherwise.
+        self.star_params = None
         self.memo, self.mask, self._trivial = True, 0, None
         self._at = 0  # (parameter, channels read only under it), worked out by optimise.located
 
@@ -74,6 +80,7 @@ class Checker:
         self.reads: list = []         # open collectors of the channels being read
         self._checking: list = []     # functions being checked (recursion)
         self._uses_me: list = []      # per function being checked: does it read me?
+        self._stars: list = []        # per function being checked: its parameters that may be zones it reads
         self._names = 0
         # a parameter's type, learnt from its body, checked against every call at the end
         self._param_of: dict = {}     # id(scope entry) -> (entry, owner, index)
@@ -242,9 +249,17 @@ class Checker:
         if e.type == "zone":
             return ir.Items(e, type="list")
         if e.type == ANY:
-            self._read("*")
+            self._read_any_zone(e)
             return ir.Seq(e, type="list")
         return e
+
+    def _read_any_zone(self, e: ir.Expr) -> None:
+        """A value that may be any zone is read: every channel, unless it is a parameter of the
+        function being checked (then that function's callers say what they pass it)."""
+        if self._stars and isinstance(e, ir.PyName) and re.fullmatch(r"a\d+", e.name):
+            self._stars[-1].add(int(e.name[1:]))
+        else:
+            self._read("*")
 
     def zone_items(self, e: ir.Expr) -> ir.Expr:
         """A zone's items where a zone is known to stand; anything else unchanged."""
@@ -443,9 +458,15 @@ class Checker:
         elif n == "known_to":
             self._read("face")
             self._read("where")
+        if n in ("key_of", "owner_of"):  # what the rules say of a zone, not what it holds
+            return
         for (pname, ptyp, *_), a in zip(sig.params, pos):
-            if ptyp == "zone" and not self._static_zone(a, scope):
-                self._read("*")  # a zone known only at run time: any zone may be read
+            if ptyp == "zone" and not self._static_zone(a, scope):  # a zone known only at run time
+                entry = scope.get(a.a[0]) if a.kind == "name" else None
+                if entry is not None and entry[0] == "code":
+                    self._read_any_zone(ir.PyName(entry[1], type=ANY))
+                else:
+                    self._read("*")  # any zone may be read
 
     def _static_zone(self, node, scope) -> bool:
         """True if the zone (family) an expression names is known when checking."""
@@ -519,8 +540,10 @@ class Checker:
         fn = self.function(node, name, src)
         if fn is None:
             return ir.Const(None)
+        stars = fn.star_params
         for chan in fn.reads:  # the caller reads what the function reads
-            self._read(chan)
+            if chan != "*" or stars is None:
+                self._read(chan)
         me = None
         if fn.uses_me:
             me = self._scope_value(scope.get("me", ("local", "me", "player")))
@@ -529,6 +552,8 @@ class Checker:
             a = pos[i] if i < len(pos) else kw[p]
             e = self.expr(a, scope, src)
             self._note_call(name, i, e.type, a, scope, src)
+            if stars is not None and i in stars and e.type in (ANY, "zone", "str"):
+                self._read_any_zone(e)  # this argument may be a zone the function reads
             args.append(e)
         return ir.Call(name, me, args, type=fn.type)
 
@@ -550,12 +575,18 @@ class Checker:
         self._uses_me.append(False)
         reads = set()
         self.reads.append(reads)
+        self._stars.append(set())
         try:
             body = self.expr(fn.node, inner, fn.src)
         finally:
             self._checking.pop()
             fn.uses_me = self._uses_me.pop()
             self.reads.pop()
+            stars = self._stars.pop()
+        if stars and "*" not in reads:
+            fn.star_params = frozenset(stars)
+        if stars:
+            reads.add("*")  # (its own memoised values may be of a zone's contents)
         fn.body, fn.type, fn.reads = body, body.type, frozenset(reads)
         return fn
 
