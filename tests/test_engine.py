@@ -217,3 +217,66 @@ def test_rules_loaded_again_from_the_checked_cache_play_and_report_the_same(tmp_
     assert set(kept.declarations.functions) == set(built.declarations.functions)
     assert kept.expression("coins(me) + 1")(kept.new_game(seed=1), {"me": "fellowship"}) == 4
     assert kept.rules.where(5, 0) == built.rules.where(5, 0)
+
+
+SEQ_GAME = """\
+kind: game
+name: seqvars
+players: [red, blue]
+include: [items.yaml]
+item_types:
+  chip:
+    props: {value: int}
+zones:
+  bag: {}
+  table: {}
+vars:
+  watched: null     # names a zone once the flow sets it: read as a list below
+  picked: 0
+functions:
+  seen: count(watched)                      # the zone the variable names: its contents
+  how_many(xs): count(xs)                   # a parameter that may be a zone
+  on_table: how_many(table)
+  in_list: how_many([1, 2, 3])
+moves:
+  take:
+    args: {c: bag}
+    if: seen < 3 and on_table < 3 and in_list == 3
+    do: |
+      move(c, table)
+      picked += 1
+  stop:
+    do: end_game([red], 'done')
+flow: |
+  watched = table
+  while true { ask take, stop by red }
+"""
+
+SEQ_ITEMS = """\
+kind: cards
+type: chip
+defaults: {at: bag}
+items:
+  - {id: c1, value: 1}
+  - {id: c2, value: 2}
+  - {id: c3, value: 3}
+  - {id: c4, value: 4}
+"""
+
+
+def test_a_function_reading_a_zone_through_a_variable_or_a_parameter_sees_it_change(tmp_path):
+    """What a function reads is known when the rules are checked: a variable that names a
+    zone, or a parameter given one, reads that zone (its memoised value is forgotten when the
+    zone changes); a parameter given a list reads no zone."""
+    from interpreter import load_game
+
+    (tmp_path / "game.yaml").write_text(SEQ_GAME)
+    (tmp_path / "items.yaml").write_text(SEQ_ITEMS)
+    game = load_game(str(tmp_path))
+    seen, on_table = game.expression("seen"), game.expression("on_table")
+    st = game.new_game(seed=1)
+    counts = []
+    while not st.over:
+        counts.append((seen(st, {"me": "red"}), on_table(st, {"me": "red"})))
+        st.apply(st.legal_actions()[0])  # take while it is legal, then stop
+    assert counts == [(0, 0), (1, 1), (2, 2), (3, 3)] and st.vars["picked"] == 3

@@ -28,6 +28,7 @@ class Builder(Declarer, Coder, Linter):
         self.d = Declarations()
         self.c = Checker(self.r, self.d, spec.diags, spec.removed)
         self._later = []
+        self._trigger_reads = []  # per trigger: the channels its domains and condition read
         self._diags_before = len(spec.diags)  # the build's own diagnostics follow (kept by checked.py)
 
     def build(self) -> Rules:

@@ -159,11 +159,11 @@ class Coder:
             if "!" in reads:
                 self.err(gs, path + ("when",), "E402", f"trigger '{d['id']}' draws on chance in its condition",
                          "conditions must not roll dice or draw at random; do that in the effect")
-            mask = r.mask_of(reads) or -1  # a condition reading nothing is checked after every step
             block = self.c.block_text(d["do"], self.src(gs, path + ("do",), f"trigger {d['id']}"), scope).id
-            r.triggers.append(Trigger(d["id"], params, cond, block, d.get("once", True), mask,
+            r.triggers.append(Trigger(d["id"], params, cond, block, d.get("once", True), 0,
                                       static_domains=static_domains,
                                       src=self.src(gs, path + ("when",), f"trigger {d['id']}")))
+            self._trigger_reads.append(reads)  # its mask once every rule is checked (_generate)
 
     def _ability(self, d, src_entry_source, path, this):
         r = self.r
@@ -221,8 +221,13 @@ class Coder:
                 if cond is not None:  # when the part may be used: read by usable(item, player, part)
                     r.item_text[iid] = (r.item_text.get(iid, "") + f"\n{name + ' ' if name else ''}usable if: "
                                         + str(cond).strip()).strip()
-                    r.item_conds[(iid, name)] = self.later(self.c.expr_text(
-                        cond, self.src(e.source, cond_at, f"condition of {what}"), dict(scope)), f"condition of {what}")
+                    self.c.reads.append(self.c.usable_reads)  # (what usable(...) reads: Checker.resolve)
+                    try:
+                        r.item_conds[(iid, name)] = self.later(self.c.expr_text(
+                            cond, self.src(e.source, cond_at, f"condition of {what}"), dict(scope)),
+                            f"condition of {what}")
+                    finally:
+                        self.c.reads.pop()
             for j, ab in enumerate(d.get("abilities") or []):
                 self._ability(ab, e.source, e.path + ("abilities", j), iid)
                 if isinstance(ab, dict):
@@ -309,6 +314,10 @@ class Coder:
         """Optimise the checked rules, write the module, run it and link what it defines (a
         module written before for the same rule files and engine is taken from the cache)."""
         c, r = self.c, self.r
+        for t, reads in zip(r.triggers, self._trigger_reads):  # a condition reading nothing is checked after every step
+            t.mask = r.mask_of(c.resolve(reads)) or -1
+        for fn in c.functions.values():
+            fn.reads = c.resolve(fn.reads)
         key = module_key(r.digest)
         hit = read_module(key)
         if hit is not None and len(hit["names"]) == len(self._later):

@@ -4,7 +4,8 @@ Every name is resolved (locals, game variables, zones, regions, items, players, 
 functions, procedures, moves, events), every call is checked against its signature
 (``signatures.py`` for primitives), types are followed, and the *channels* each rule reads are
 collected (zone families, piece kinds, variables: what decides when a memoised function is
-forgotten and when a trigger is checked). Problems become diagnostics at the exact line and
+forgotten and when a trigger is checked; some are settled once every rule is checked:
+``resolve``). Problems become diagnostics at the exact line and
 column of the rule file; what is wrong becomes an ``ir.Nothing`` so the rest is still checked.
 
 A parameter's type is learnt from how the rule uses it (passed where a number is needed, added
@@ -81,6 +82,8 @@ class Checker:
         self._checking: list = []     # functions being checked (recursion)
         self._uses_me: list = []      # per function being checked: does it read me?
         self._stars: list = []        # per function being checked: its parameters that may be zones it reads
+        self.var_sets: dict = {}      # game variable -> the values assigned to it
+        self.usable_reads: set = set()  # what the items' conditions read (the build fills it)
         self._names = 0
         # a parameter's type, learnt from its body, checked against every call at the end
         self._param_of: dict = {}     # id(scope entry) -> (entry, owner, index)
@@ -258,8 +261,44 @@ class Checker:
         function being checked (then that function's callers say what they pass it)."""
         if self._stars and isinstance(e, ir.PyName) and re.fullmatch(r"a\d+", e.name):
             self._stars[-1].add(int(e.name[1:]))
+        elif isinstance(e, ir.Var):  # a zone only if the variable ever holds one (resolve)
+            self._read("seq:" + e.name)
         else:
             self._read("*")
+
+    def resolve(self, reads) -> frozenset:
+        """The channels read, once every rule is checked: 'seq:v' (the zone variable v may
+        name) is every channel if v ever holds a zone or a value of unknown type, else none;
+        'usable' (an item's condition) is what the items' conditions read."""
+        out = set()
+        for c in reads:
+            if c.startswith("seq:"):
+                if self._may_hold_zone(c[4:]):
+                    out.add("*")
+            elif c == "usable":
+                out |= self.resolve(self.usable_reads - {"usable"}) if "usable" not in self.usable_reads else {"*"}
+            else:
+                out.add(c)
+        return frozenset(out)
+
+    def _may_hold_zone(self, name, seen=None) -> bool:
+        r = self.r
+        seen = seen if seen is not None else set()
+        if name in seen:
+            return False
+        seen.add(name)
+        inits = [v for k, v in r.var_defs.items() if k == name or k.startswith(name + ".")]
+        return any(isinstance(v, str) and v in r.zones for v in inits) or \
+            any(self._may_be_zone(e, seen) for e in self.var_sets.get(name, ()))
+
+    def _may_be_zone(self, e, seen) -> bool:
+        if e.type in ("list", "none", "int", "bool"):
+            return False
+        if isinstance(e, ir.Var):
+            return self._may_hold_zone(e.name, seen)
+        if isinstance(e, ir.IfExpr):
+            return self._may_be_zone(e.then, seen) or self._may_be_zone(e.other, seen)
+        return True
 
     def zone_items(self, e: ir.Expr) -> ir.Expr:
         """A zone's items where a zone is known to stand; anything else unchanged."""
@@ -449,8 +488,8 @@ class Checker:
         elif n == "mod":
             for fam in r.active_families:
                 self._read("zone:" + fam)
-        elif n == "usable":  # an item's own condition may read anything
-            self._read("*")
+        elif n == "usable":  # an item's own condition: what all of them read (resolve)
+            self._read("usable")
         elif n == "zone_of":
             self._read("where")
         elif n in ("is_facedown", "available"):  # what lies face down
@@ -631,6 +670,7 @@ class Checker:
                        f"it was declared under vars: with a {target} value")
         if idx is None and name in scope and scope[name][0] == "local":
             return ir.SetLocal(scope[name][1], op, v)
+        self.var_sets.setdefault(name, []).append(v)  # (what a variable may hold: resolve)
         if idx is None and name in r.var_defs:
             return ir.SetVar(name, None, op, v, bit=r.bit("var:" + name))
         if idx is not None and self.d.symbols.get(name, (None,))[0] == "family" and name in self.d.var_families:
