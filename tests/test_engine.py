@@ -280,3 +280,33 @@ def test_a_function_reading_a_zone_through_a_variable_or_a_parameter_sees_it_cha
         counts.append((seen(st, {"me": "red"}), on_table(st, {"me": "red"})))
         st.apply(st.legal_actions()[0])  # take while it is legal, then stop
     assert counts == [(0, 0), (1, 1), (2, 2), (3, 3)] and st.vars["picked"] == 3
+
+
+@pytest.mark.parametrize("game_name, calls, sides, actions", [
+    ("war-of-the-ring", ["army_dests", "field_targets", "can_attack_from"], ["free_peoples", "shadow"], 900),
+    ("risk", ["targets"], None, 900),
+])
+def test_values_kept_for_a_region_and_its_neighbours_are_forgotten_when_they_change(game_name, calls, sides,
+                                                                                    actions):
+    """A function reading the pieces at a region and at the regions next to it (optimise.located:
+    "near") keeps its values per region; a move forgets those of the places it touched and of
+    their neighbours only. Checked against the same values worked out afresh (a clone keeps no
+    memoised value) all along random games."""
+    from interpreter import load_game
+
+    game = load_game(game_name)
+    rules = game.rules
+    fns = [rules.functions[c] for c in calls]
+    st, rng = game.new_game(seed=5), random.Random(5)
+    owners = sides or list(st.seats)
+    for n in range(actions):
+        if st.over:
+            break
+        if n % 3 == 0:
+            fresh = st.clone()
+            for f in fns:
+                for s in owners:
+                    for r in rules.regions:
+                        assert f(st, None, s, r) == f(fresh, None, s, r), (f.__name__, s, r, n)
+        acts = st.legal_actions()
+        st.apply(acts[rng.randrange(len(acts))])

@@ -361,6 +361,7 @@ class Coder:
         mod.parts.append("BLOCKS = [\n    " + ",\n    ".join(tables) + "]\n")
         mod.parts.append(f"MEMO_MASKS = {mod.memo_masks!r}\n")
         mod.parts.append(f"MEMO_AT = {mod.memo_at!r}\n")
+        mod.parts.append(f"MEMO_NEAR = {mod.memo_near!r}\n")
         source = mod.source()
         code = compile(source, module_filename(r), "exec")
         write_module(key, {"source": source, "code": code, "names": [item.name for item in self._later],
@@ -388,6 +389,7 @@ def link(r, decl, fnames, source: str, code, namespace) -> None:
     r.blocks = ns["BLOCKS"]
     r.memo_masks = ns["MEMO_MASKS"]
     r.memo_at = ns["MEMO_AT"]
+    r.memo_near = frozenset(ns["MEMO_NEAR"])
 
     def fn(x):
         return ns[x.name] if isinstance(x, Later) else x

@@ -490,8 +490,14 @@ class Checker:
                 self._read("zone:" + fam)
         elif n == "usable":  # an item's own condition: what all of them read (resolve)
             self._read("usable")
-        elif n == "zone_of":
-            self._read("where")
+        elif n == "zone_of":  # where one item named in the rules lies has a channel of its own
+            a = pos[0] if pos else None
+            sym = self.d.symbols.get(a.a[0]) if a is not None and a.kind == "name" and a.a[0] not in scope else None
+            if sym is not None and sym[0] == "item":
+                r.item_bits[sym[1]] = r.bit("where:" + sym[1])
+                self._read("where:" + sym[1])
+            else:
+                self._read("where")
         elif n in ("is_facedown", "available"):  # what lies face down
             self._read("face")
         elif n == "known_to":

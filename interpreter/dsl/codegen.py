@@ -57,6 +57,7 @@ class Module:
         self.plain: dict = {}  # locals held in plain Python variables (a move's arguments), by name
         self.memo_masks: dict = {}  # a memoised function's number (its key in st._memo) -> its read mask
         self.memo_at: dict = {}  # ... of those reading some channels under one key only -> those channels' mask
+        self.memo_near: list = []  # ... of those, the ones reading them at the regions next to the key too
 
     # ------------------------------------------------------------ module text
     def fresh(self, prefix: str) -> str:
@@ -237,6 +238,8 @@ class Module:
             at = getattr(fn, "_at", None)
             if at:
                 self.memo_at[key] = self.r.mask_of(at[1])
+                if at[2] == "near":
+                    self.memo_near.append(key)
                 place = f"a{at[0]}"
                 args.remove(place)
                 lines = [f"memo = st._memo.get({key})",

@@ -169,20 +169,30 @@ def _keyed(c: str) -> bool:
     return c.startswith("kind:") or c.startswith("zone:")
 
 
-def _sites(e, functions, rules, out: list) -> None:
+def _key(e, near: dict):
+    """What a key expression says of a place: ("at", i) parameter i itself, ("near", i) a
+    region next to it (the variable of ``[... for x in adjacent(parameter i)]``), else None."""
+    if isinstance(e, ir.PyName):
+        if e.name[:1] == "a" and e.name[1:].isdigit():
+            return "at", int(e.name[1:])
+        return near.get(e.name)
+    return None
+
+
+def _sites(e, functions, rules, out: list, near: dict) -> None:
     """Add to out (channels, keys) for each place in an expression that reads keyed channels:
-    the key expressions that all the state it reads there is filed under (none: unknown)."""
+    what each key says of the place all the state read there is filed under (_key)."""
     if isinstance(e, ir.Zone):
-        out.append((("zone:" + e.family,), (e.key,) if e.key is not None else ()))
+        out.append((("zone:" + e.family,), (_key(e.key, near),) if e.key is not None else ()))
     elif isinstance(e, ir.Prim) and e.name in ("pieces", "pieces_at", "mod"):
         a = e.args  # (check._note_reads: the primitives that read piece kinds or zones unnamed)
         if e.name == "pieces" and len(a) == 3:
             kinds = [a[0].value] if isinstance(a[0], ir.Const) and a[0].value in rules.kinds else rules.kinds
-            out.append((tuple("kind:" + k for k in kinds), (a[1], a[2])))
+            out.append((tuple("kind:" + k for k in kinds), (_key(a[1], near), _key(a[2], near))))
         elif e.name == "pieces_at" and len(a) == 2:
-            out.append((tuple("kind:" + k for k in rules.owned_kinds), (a[0], a[1])))
+            out.append((tuple("kind:" + k for k in rules.owned_kinds), (_key(a[0], near), _key(a[1], near))))
         elif e.name == "mod" and a:  # the player's active zones: its own (their key)
-            out.append((tuple("zone:" + f for f in rules.active_families), (a[0],)))
+            out.append((tuple("zone:" + f for f in rules.active_families), (_key(a[0], near),)))
         else:
             out.append((("*",), ()))
     elif isinstance(e, ir.Call):
@@ -191,18 +201,32 @@ def _sites(e, functions, rules, out: list) -> None:
             chans = {c for c in fn.reads if _keyed(c)}
             at = located(fn, functions, rules)
             if at is not None and at[0] < len(e.args):
-                out.append((tuple(at[1]), (e.args[at[0]],)))
+                k = _key(e.args[at[0]], near)
+                if at[2] == "near":  # next to the argument: next to a parameter at best
+                    k = ("near", k[1]) if k is not None and k[0] == "at" else None
+                out.append((tuple(at[1]), (k,)))
                 chans -= at[1]
             out.append((tuple(chans), ()))
+    elif isinstance(e, ir.Comp) and isinstance(e.source, ir.Prim) and e.source.name == "adjacent" \
+            and e.source.args and (_key(e.source.args[0], near) or ("",))[0] == "at":
+        _sites(e.source, functions, rules, out, near)
+        inner = dict(near)
+        inner[e.var] = ("near", _key(e.source.args[0], near)[1])
+        for c in (e.elem, e.cond):
+            if c is not None:
+                _sites(c, functions, rules, out, inner)
+        return
     for c in _children(e):
-        _sites(c, functions, rules, out)
+        _sites(c, functions, rules, out, near)
 
 
 def located(fn, functions, rules):
-    """(i, channels): the parameter that every read of those channels (piece kinds, zone
+    """(i, channels, how): the parameter that every read of those channels (piece kinds, zone
     families) is filed under, in the function itself or the functions it calls, e.g.
-    units(s, r) counting pieces at r only, or skills_of(p) reading area[p] only; a write to
-    them then makes stale only the values for the keys it touched. None when there is none."""
+    units(s, r) counting pieces at r only, or skills_of(p) reading area[p] only (how: "at"), or
+    under it and the regions next to it (how: "near", e.g. [x for x in adjacent(r) if units(s,
+    x) > 0]); a write to them then makes stale only the values for the places it touched (and
+    for "near", the regions next to those). None when there is none."""
     if getattr(fn, "_at", 0) != 0:
         return fn._at
     fn._at = None
@@ -210,15 +234,15 @@ def located(fn, functions, rules):
     if fn.body is None or "*" in fn.reads or not keyed:
         return None
     sites = []
-    _sites(fn.body, functions, rules, sites)
+    _sites(fn.body, functions, rules, sites, {})
     best = None
     for i in range(len(fn.params)):
-        name = f"a{i}"
-        ok = {c for c in keyed if any(c in chans for chans, _ in sites)}
-        for chans, keys in sites:
-            if not any(isinstance(k, ir.PyName) and k.name == name for k in keys):
-                ok.difference_update(chans)
-        if ok and (best is None or len(ok) > len(best[1])):
-            best = (i, frozenset(ok))
+        for how, fits in (("at", {("at", i)}), ("near", {("at", i), ("near", i)})):
+            ok = {c for c in keyed if any(c in chans for chans, _ in sites)}
+            for chans, keys in sites:
+                if not any(k in fits for k in keys):
+                    ok.difference_update(chans)
+            if ok and (best is None or len(ok) > len(best[1])):
+                best = (i, frozenset(ok), how)
     fn._at = best
     return best

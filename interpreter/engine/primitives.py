@@ -401,6 +401,8 @@ def _move_item(st, item, zone, at="top", face=None):
             st.moved += odef.touch
     if zdef.touch:
         st.moved += zdef.touch
+    if item in r.item_bits:  # an item the rules ask where it lies (zone_of) by name
+        st.dirty |= r.item_bits[item]
 
 
 def _move(st, item, zone, at="top", face=None):
@@ -440,6 +442,7 @@ def _deal(st, tableau, src):
             item = st.zones[src].pop()
             slots[i] = item
             st.where[item] = tableau
+            st.dirty |= st.rules.item_bits.get(item, 0)
             if zdef.slot_face[i] == "down":
                 st.facedown.add(item)
             else:

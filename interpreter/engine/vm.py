@@ -74,10 +74,12 @@ def _on_write(rules, written: int) -> tuple:
     channels under one key only (codegen: rules.memo_at) keeps its values for other keys when
     only those were written: the writes of piece kinds and zones say the keys they touched
     (st.moved: a move's owner and places, a zone's key)."""
-    at = rules.memo_at
+    at, near = rules.memo_at, rules.memo_near
     stale = tuple(k for k, m in rules.memo_masks.items() if m & ~at.get(k, 0) & written)
-    w = rules.on_write[written] = (stale, tuple(k for k, m in at.items() if m & written and k not in stale),
-                                   tuple(t for t in rules.triggers if t.mask & written))
+    keyed = [k for k, m in at.items() if m & written and k not in stale]
+    w = rules.on_write[written] = (stale, tuple(k for k in keyed if k not in near),
+                                   tuple(t for t in rules.triggers if t.mask & written),
+                                   tuple(k for k in keyed if k in near))
     return w
 
 
@@ -90,7 +92,7 @@ def wrote(st) -> None:
     w = rules.on_write.get(d)
     if w is None:
         w = _on_write(rules, d)
-    stale, stale_at, due = w
+    stale, stale_at, due, stale_near = w
     memo = st._memo
     if memo:
         for key in stale:
@@ -99,6 +101,16 @@ def wrote(st) -> None:
         if stale_at:
             moved = st.moved
             for key in stale_at:
+                places = memo.get(key)
+                if places:
+                    for p in moved:
+                        if p in places:
+                            del places[p]
+        if stale_near:  # the places touched and the regions next to them (rules.adj_in)
+            into = st.rules.adj_in.get("", {})
+            moved = set(st.moved)
+            moved.update(*[into.get(p, ()) for p in st.moved])
+            for key in stale_near:
                 places = memo.get(key)
                 if places:
                     for p in moved:

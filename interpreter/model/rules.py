@@ -120,6 +120,7 @@ class Rules:
         # stale at the places pieces moved from and to, triggers due): vm.wrote
         self.memo_masks: dict = {}  # a memoised function's key in st._memo (its number) -> its read mask (codegen)
         self.memo_at: dict = {}  # ... of one reading channels under one key only -> those channels' mask
+        self.memo_near: frozenset = frozenset()  # ... of those, the ones that read the regions next to the key too
         self.listeners: dict = {}
         self.item_effects: dict = {}
         self.item_conds: dict = {}   # item -> compiled `if:` (when it may be used)
@@ -141,6 +142,7 @@ class Rules:
         # channels of item places: 'where' (which zone each item is in, read by zone_of) and
         # 'face' (read by is_facedown); every item move writes both, reveal/conceal 'face'
         self.where_bit = self.bit("where")
+        self.item_bits: dict = {}  # item -> the channel of where it lies, for an item the rules name in zone_of()
         self.face_bit = self.bit("face")
         self.start_zone: dict = {}
         self.namespace: dict = {}    # the globals of the generated module (build/code.py)
