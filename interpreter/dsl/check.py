@@ -56,15 +56,15 @@ class Function:
     `me`, and whether it draws on chance."""
 
     __slots__ = ("name", "params", "body", "type", "reads", "uses_me", "src", "node", "memo", "mask", "_trivial",
-                 "_at", "star_params")
+                 "_at", "param_reads")
 
     def __init__(self, name, params, node, src):
         self.name, self.params, self.node, self.src = name, params, node, src
         self.body, self.type, self.reads, self.uses_me = None, ANY, frozenset(), False
-        # when it reads every channel ('*') only because some parameters may be zones (a value
-        # of unknown type used as a list): those parameters; a call whose arguments there are
-        # no zones reads only the rest (Checker.call_function). None otherwise.
-        self.star_params = None
+        # channels it reads only through some parameters: '*' (a parameter that may be a zone,
+        # a value of unknown type used as a list) and 'where' (zone_of(parameter)) -> those
+        # parameters; a call reads them as its arguments there say (Checker._read_via)
+        self.param_reads = {}
         self.memo, self.mask, self._trivial = True, 0, None
         self._at = 0  # (parameter, channels read only under it), worked out by optimise.located
 
@@ -81,7 +81,7 @@ class Checker:
         self.reads: list = []         # open collectors of the channels being read
         self._checking: list = []     # functions being checked (recursion)
         self._uses_me: list = []      # per function being checked: does it read me?
-        self._stars: list = []        # per function being checked: its parameters that may be zones it reads
+        self._via: list = []          # per function being checked: channel -> parameters it is read through
         self.var_sets: dict = {}      # game variable -> the values assigned to it
         self.usable_reads: set = set()  # what the items' conditions read (the build fills it)
         self._names = 0
@@ -259,8 +259,8 @@ class Checker:
     def _read_any_zone(self, e: ir.Expr) -> None:
         """A value that may be any zone is read: every channel, unless it is a parameter of the
         function being checked (then that function's callers say what they pass it)."""
-        if self._stars and isinstance(e, ir.PyName) and re.fullmatch(r"a\d+", e.name):
-            self._stars[-1].add(int(e.name[1:]))
+        if self._via and isinstance(e, ir.PyName) and re.fullmatch(r"a\d+", e.name):
+            self._via[-1].setdefault("*", set()).add(int(e.name[1:]))
         elif isinstance(e, ir.Var):  # a zone only if the variable ever holds one (resolve)
             self._read("seq:" + e.name)
         else:
@@ -437,6 +437,8 @@ class Checker:
             return ir.Const(None)
         args = self.args(node, sig, pos, kw, scope, src)
         self._note_reads(sig, pos, scope)
+        if name == "zone_of" and args:
+            self._read_where(args[0])
         if name == "mod" and len(pos) == 2 and pos[1].kind == "const" and pos[1].a[0] not in self.d.grant_names:
             self.error(src, pos[1], "E306", f"no item grants a modifier named {pos[1].a[0]!r}",
                        did_you_mean(pos[1].a[0], self.d.grant_names) or "modifiers come from items' grants:")
@@ -490,14 +492,8 @@ class Checker:
                 self._read("zone:" + fam)
         elif n == "usable":  # an item's own condition: what all of them read (resolve)
             self._read("usable")
-        elif n == "zone_of":  # where one item named in the rules lies has a channel of its own
-            a = pos[0] if pos else None
-            sym = self.d.symbols.get(a.a[0]) if a is not None and a.kind == "name" and a.a[0] not in scope else None
-            if sym is not None and sym[0] == "item":
-                r.item_bits[sym[1]] = r.bit("where:" + sym[1])
-                self._read("where:" + sym[1])
-            else:
-                self._read("where")
+        elif n == "zone_of":
+            pass  # (x_fcall: _read_where, from the checked argument)
         elif n in ("is_facedown", "available"):  # what lies face down
             self._read("face")
         elif n == "known_to":
@@ -585,9 +581,9 @@ class Checker:
         fn = self.function(node, name, src)
         if fn is None:
             return ir.Const(None)
-        stars = fn.star_params
+        via = fn.param_reads
         for chan in fn.reads:  # the caller reads what the function reads
-            if chan != "*" or stars is None:
+            if chan not in via:
                 self._read(chan)
         me = None
         if fn.uses_me:
@@ -597,8 +593,9 @@ class Checker:
             a = pos[i] if i < len(pos) else kw[p]
             e = self.expr(a, scope, src)
             self._note_call(name, i, e.type, a, scope, src)
-            if stars is not None and i in stars and e.type in (ANY, "zone", "str"):
-                self._read_any_zone(e)  # this argument may be a zone the function reads
+            for chan, ps in via.items():
+                if i in ps:
+                    self._read_via(chan, e)
             args.append(e)
         return ir.Call(name, me, args, type=fn.type)
 
@@ -620,20 +617,40 @@ class Checker:
         self._uses_me.append(False)
         reads = set()
         self.reads.append(reads)
-        self._stars.append(set())
+        self._via.append({})
         try:
             body = self.expr(fn.node, inner, fn.src)
         finally:
             self._checking.pop()
             fn.uses_me = self._uses_me.pop()
             self.reads.pop()
-            stars = self._stars.pop()
-        if stars and "*" not in reads:
-            fn.star_params = frozenset(stars)
-        if stars:
-            reads.add("*")  # (its own memoised values may be of a zone's contents)
+            via = self._via.pop()
+        fn.param_reads = {chan: frozenset(ps) for chan, ps in via.items() if chan not in reads}
+        reads.update(via)  # (its own memoised values depend on them, whatever it is given)
         fn.body, fn.type, fn.reads = body, body.type, frozenset(reads)
         return fn
+
+    def _read_via(self, chan: str, e: ir.Expr) -> None:
+        """What a call reads through an argument of a function that reads chan through that
+        parameter (Function.param_reads)."""
+        if chan == "*":
+            if e.type in (ANY, "zone", "str"):
+                self._read_any_zone(e)  # this argument may be a zone the function reads
+        elif chan == "where":
+            self._read_where(e)
+        else:
+            self._read(chan)
+
+    def _read_where(self, e: ir.Expr) -> None:
+        """zone_of(e): where one item named in the rules lies has a channel of its own (every
+        move of that item writes it: primitives._move_item); a parameter's is its callers' to say."""
+        if self._via and isinstance(e, ir.PyName) and re.fullmatch(r"a\d+", e.name):
+            self._via[-1].setdefault("where", set()).add(int(e.name[1:]))
+        elif isinstance(e, ir.Const) and isinstance(e.value, str) and e.value in self.r.props:
+            self.r.item_bits[e.value] = self.r.bit("where:" + e.value)
+            self._read("where:" + e.value)
+        else:
+            self._read("where")
 
     # ------------------------------------------------------------ statements
     def block(self, node: Node, scope: dict, src: Src) -> ir.Block:
