@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass
+@dataclass(slots=True)  # (read on every move: slots stay fast to read once pickled, build/checked.py)
 class ZoneDef:
     id: str
     family: str
