@@ -43,6 +43,7 @@ EXAMPLES = {
     "move": "move(card, area[me])",
     "move_top": "move_top(territory_deck, cards[me], 1)",
     "next_player": "current = next_player(current)",
+    "occupied": "occupied([regular, elite], nations_of(s))",
     "other": "other(me)",
     "owner_of": "owner_of(zone_of(card))",
     "pick_random": "pick_random([x for x in side_at(opp, r) if is_facedown(x)])",

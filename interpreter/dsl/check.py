@@ -478,7 +478,11 @@ class Checker:
         elif n in ("pieces_at",):
             for k in r.owned_kinds:
                 self._read("kind:" + k)
-        elif n == "pieces":
+        elif n == "occupied" and pos and pos[0].kind == "list" and all(
+                x.kind == "name" and x.a[0] in r.kinds and x.a[0] not in scope for x in pos[0].a[0]):
+            for x in pos[0].a[0]:
+                self._read("kind:" + x.a[0])
+        elif n in ("pieces", "occupied"):
             for k in r.kinds:
                 self._read("kind:" + k)
         elif n == "pos":

@@ -195,6 +195,8 @@ def _sites(e, functions, rules, out: list, near: dict) -> None:
             out.append((tuple("zone:" + f for f in rules.active_families), (_key(a[0], near),)))
         else:
             out.append((("*",), ()))
+    elif isinstance(e, ir.Prim) and e.name == "occupied":  # pieces of every place: under no key
+        out.append((tuple("kind:" + k for k in rules.kinds), ()))
     elif isinstance(e, ir.Call):
         fn = functions.get(e.name)
         if fn is not None:

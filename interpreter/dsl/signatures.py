@@ -124,6 +124,8 @@ SIGNATURES: dict = {s.name: s for s in [
        'How many pieces of a kind (of an owner, or none) are at a location.'),
     fn('pieces_at', ['owner:any', 'loc:any'], 'int',
        'How many pieces of any owned kind an owner has at a location.'),
+    fn('occupied', ['kinds:list', 'owners:list'], 'list',
+       'The regions (in board order) holding any piece of these kinds owned by these owners.'),
     fn('pos', ['track:track', 'owner:player'], 'int',
        "An owner's position on a track."),
     fn('mod', ['p:player', 'name:str'], 'int',

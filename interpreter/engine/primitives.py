@@ -274,6 +274,13 @@ def _pieces_at(st, owner, loc):
     return sum(g((k, owner, loc), 0) for k in st.rules.owned_kinds)
 
 
+def _occupied(st, kinds, owners):
+    """The regions (in board order) holding any piece of these kinds owned by these owners."""
+    kinds, owners = set(kinds), set(owners)
+    found = {loc for (k, o, loc), n in st.pieces.items() if n > 0 and k in kinds and o in owners}
+    return [r for r in st.rules.regions if r in found] if found else []
+
+
 # ---------------------------------------------------------------- tracks, modifiers, costs
 def _pos(st, track, owner):
     """An owner's position on a track."""
@@ -661,6 +668,7 @@ IMPL = {
     'is_facedown': _is_facedown,
     'pieces': _pieces,
     'pieces_at': _pieces_at,
+    'occupied': _occupied,
     'pos': _pos,
     'mod': _mod,
     'shortfall': _shortfall,
