@@ -554,6 +554,7 @@ def _remove(st, kind, owner, n, src):
     shift_pieces(st, kind, owner, n, src, "supply")
 
 
+_INT, _STR = frozenset([int]), frozenset([str])
 _OVER_TEXT: dict = {}  # (winners, victory, scores) counts -> the log line's template (_end_game)
 
 
@@ -565,18 +566,19 @@ def _end_game(st, winners, victory, scores=None):
     st.winners = list(winners)
     st.victory = victory
     if scores is not None:
-        if len(scores) != len(st.seats) or not set(map(type, scores)) <= {int}:  # (bool is no number here)
+        if len(scores) != len(st.seats) or not set(map(type, scores)) <= _INT:  # (bool is no number here)
             raise RuleFailure(f"end_game scores need one number per seated player ({len(st.seats)}), "
                               f"got {describe_value(scores)}")
         st.scores = dict(zip(st.seats, scores))
     st.stack.clear()
     st.pending = None
-    if type(victory) is str and "{}" not in victory and set(map(type, st.winners)) <= {str}:
+    if type(victory) is str and "{}" not in victory and set(map(type, st.winners)) <= _STR:
         # written out when read (Rules.log_line), as a log(...) line is: the same text
         n = len(st.winners)
         args = tuple(st.winners)
         if scores is not None:
-            args += tuple(x for pv in st.scores.items() for x in pv)
+            for pv in st.scores.items():
+                args += pv
         key = (n, victory, None if scores is None else len(scores))
         text = _OVER_TEXT.get(key)
         if text is None:
@@ -585,7 +587,9 @@ def _end_game(st, winners, victory, scores=None):
             text = f"game over: {who} ({victory}){points}"
             if len(_OVER_TEXT) < 10_000:
                 _OVER_TEXT[key] = text
-        st.say((text, args))
+        if st._shared:
+            st._own()
+        st.log.append((text, args))  # (st.say, written in)
         return
     names = [st.rules.display(w) for w in winners]
     who = (f"{names[0]} wins" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} win"

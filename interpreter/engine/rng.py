@@ -26,6 +26,19 @@ def below(state, n: int) -> int:
 
 
 def shuffle(state, items: list) -> None:
+    """Fisher-Yates with ``below`` and ``next64`` written in (the same draws: a deck is shuffled
+    at the start of many games)."""
+    s = state.rng
     for i in range(len(items) - 1, 0, -1):
-        j = below(state, i + 1)
+        n = i + 1
+        limit = MASK - (MASK % n)
+        while True:
+            s = (s + 0x9E3779B97F4A7C15) & MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            x = z ^ (z >> 31)
+            if x < limit:
+                break
+        j = x % n
         items[i], items[j] = items[j], items[i]
+    state.rng = s
