@@ -42,8 +42,9 @@ def _cheap(e, functions, budget: list, seen: set) -> bool:
     if isinstance(e, ir.ListOf) and all(isinstance(x, ir.Const) for x in e.items):
         budget[0] -= len(e.items)  # a list of constants: built once (Optimiser.expr), read in place
         return budget[0] >= 0
-    if isinstance(e, (ir.Comp, ir.Exists, ir.Seq, ir.ListOf, ir.Items)):  # walks or builds a list
+    if isinstance(e, (ir.Comp, ir.Exists, ir.Seq, ir.ListOf)):  # walks or builds a list
         return False
+    # (ir.Items, a zone's items, is cheap: the zone's own list, built only for a tableau)
     if isinstance(e, ir.Arith) and any(t.type != "int" for t in e.operands):
         return False
     if isinstance(e, ir.Prim) and e.name not in CHEAP_PRIMS:
