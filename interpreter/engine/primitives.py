@@ -380,11 +380,12 @@ def _move_item(st, item, zone, at="top", face=None):
     if old is not None:
         odef = zones[old]
         lst = st.zones[old]
-        i = lst.index(item)
         if odef.tableau:
-            lst[i] = None
+            lst[lst.index(item)] = None
+        elif lst[-1] == item:  # the top of a stack, most often (an item lies in one place only)
+            lst.pop()
         else:
-            del lst[i]
+            del lst[lst.index(item)]
     zdef = zones[zone]
     if zdef.tableau:
         raise ValueError(f"cannot move an item into tableau zone {zone!r}; use deal")

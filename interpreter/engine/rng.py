@@ -4,6 +4,7 @@ Kept in the game state so that seed + actions reproduce a game bit for bit, and 
 state serialises to JSON exactly.
 """
 MASK = (1 << 64) - 1
+_LIMIT = [MASK - (MASK % n) if n else 0 for n in range(65)]  # below(n)'s bound for small n, worked out once
 
 
 def next64(s: int) -> tuple[int, int]:
@@ -18,7 +19,7 @@ def below(state, n: int) -> int:
     """Uniform integer in [0, n) drawn from ``state.rng`` (advances it)."""
     if n <= 1:
         return 0
-    limit = MASK - (MASK % n)
+    limit = _LIMIT[n] if n <= 64 else MASK - (MASK % n)
     while True:
         state.rng, x = next64(state.rng)
         if x < limit:
@@ -31,7 +32,7 @@ def shuffle(state, items: list) -> None:
     s = state.rng
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
-        limit = MASK - (MASK % n)
+        limit = _LIMIT[n] if n <= 64 else MASK - (MASK % n)
         while True:
             s = (s + 0x9E3779B97F4A7C15) & MASK
             z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK
