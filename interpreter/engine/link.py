@@ -35,6 +35,7 @@ def namespace(rules, decl) -> dict:
         "_fail": runtime.fail,
         "_repeat": runtime.repeat, "_for_each": runtime.for_each,
         "_emit": vm.emit, "_ret": runtime.ret, "_MISS": runtime.MISSING,
+        "_frozen": runtime.frozen,
         "_choose": decisions.choose, "_ask": decisions.ask, "_branches": decisions.branches,
         "_Action": decisions.Action, "_same_id": decisions.same_id, "_dispatch": vm.dispatch,
         "_fmt": fmt_value, "_new_action": decisions.new_action, "_MOVES": rules.moves, "_RULES": rules,

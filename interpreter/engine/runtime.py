@@ -13,6 +13,35 @@ from ..limits import add, each, mul  # noqa: F401 (names the generated code uses
 from .vm import check_triggers, emit, forget, wrote  # noqa: F401
 
 MISSING = object()
+_LIST = object()  # marks a list in a memo key (frozen): no value of the rules equals it
+SHORT = 64
+
+
+def frozen(key):
+    """A memo key for arguments that hold short lists (codegen.Module.game_function): each
+    list as a tuple of its elements marked as a list, so [a, b] is a key of its own. None (no
+    key: the value is worked out every time) for a map, a list in a list, or a list of more
+    than SHORT elements (a memo keeps its keys until a write it reads)."""
+    if type(key) is list:
+        if len(key) > SHORT:
+            return None
+        k = (_LIST, tuple(key))
+    elif type(key) is tuple:  # the arguments (more than one)
+        k = []
+        for x in key:
+            if type(x) is list:
+                if len(x) > SHORT:
+                    return None
+                x = (_LIST, tuple(x))
+            k.append(x)
+        k = tuple(k)
+    else:  # a map
+        return None
+    try:
+        hash(k)
+    except TypeError:  # a list in a list, or a map
+        return None
+    return k
 
 
 def items(st, z):
