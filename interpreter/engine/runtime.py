@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import EngineError, RuleFailure, describe_value
 from ..limits import add, each, mul  # noqa: F401 (names the generated code uses)
-from .vm import check_triggers, emit, forget, wrote  # noqa: F401
+from .vm import QUIET, check_triggers, emit, forget, wrote  # noqa: F401
 
 MISSING = object()
 _LIST = object()  # marks a list in a memo key (frozen): no value of the rules equals it
@@ -92,6 +92,11 @@ def settle(st) -> bool:
     """After a write inside a run of statements: forget what it invalidated and check the
     triggers reading it. True when the run must stop here (a trigger fired, the game ended or
     a decision is waiting): the interpreter then runs what came up first."""
+    if st.rules.on_write.get(st.dirty) is QUIET:  # (wrote, in short)
+        st.dirty = 0
+        if st.moved:
+            st.moved = []
+        return st.over or st.pending is not None
     n = len(st.stack)
     wrote(st)
     return len(st.stack) != n or st.over or st.pending is not None

@@ -77,10 +77,15 @@ def _on_write(rules, written: int) -> tuple:
     at, near = rules.memo_at, rules.memo_near
     stale = tuple(k for k, m in rules.memo_masks.items() if m & ~at.get(k, 0) & written)
     keyed = [k for k, m in at.items() if m & written and k not in stale]
-    w = rules.on_write[written] = (stale, tuple(k for k in keyed if k not in near),
-                                   tuple(t for t in rules.triggers if t.mask & written),
-                                   tuple(k for k in keyed if k in near))
+    w = (stale, tuple(k for k in keyed if k not in near), tuple(t for t in rules.triggers if t.mask & written),
+         tuple(k for k in keyed if k in near))
+    if not any(w):
+        w = QUIET  # (one object: wrote and runtime.settle tell it at a glance)
+    rules.on_write[written] = w
     return w
+
+
+QUIET = ((), (), (), ())  # a write that nothing memoised and no trigger reads (_on_write)
 
 
 def wrote(st) -> None:
@@ -92,6 +97,10 @@ def wrote(st) -> None:
     w = rules.on_write.get(d)
     if w is None:
         w = _on_write(rules, d)
+    if w is QUIET:
+        if st.moved:
+            st.moved = []
+        return
     stale, stale_at, due, stale_near = w
     memo = st._memo
     if memo:
