@@ -423,10 +423,11 @@ def _move_top(st, src, dst, n=1):
     """Move the top n items of one stack onto another (as many as there are)."""
     if st.rules.zones[src].tableau:
         raise ValueError(f"move_top cannot take from tableau {src!r}; move its items one by one")
+    lst = st.zones[src]  # (moves change a zone's list in place)
     for _ in range(int(n)):
-        if not st.zones[src]:
+        if not lst:
             return
-        _move_item(st, st.zones[src][-1], dst)
+        _move_item(st, lst[-1], dst)
 
 
 def _shuffle(st, z):
