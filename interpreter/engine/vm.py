@@ -108,27 +108,26 @@ def wrote(st) -> None:
             if key in memo:
                 del memo[key]
         if stale_at:
-            moved = st.moved
-            for key in stale_at:
-                places = memo.get(key)
-                if places:
-                    for p in moved:
-                        if p in places:
-                            del places[p]
+            _forget_at(memo, stale_at, st.moved)
         if stale_near:  # the places touched and the regions next to them (rules.adj_in)
             into = st.rules.adj_in.get("", {})
             moved = set(st.moved)
             moved.update(*[into.get(p, ()) for p in st.moved])
-            for key in stale_near:
-                places = memo.get(key)
-                if places:
-                    for p in moved:
-                        if p in places:
-                            del places[p]
+            _forget_at(memo, stale_near, moved)
     if st.moved:
         st.moved = []
     if due and not st.over:
         fire(st, due)
+
+
+def _forget_at(memo, keys, places) -> None:
+    """Drop the memoised values of functions `keys` kept for any of `places`."""
+    for key in keys:
+        kept = memo.get(key)
+        if kept:
+            for p in places:
+                if p in kept:
+                    del kept[p]
 
 
 def _bindings(st, params, env, i=0):
