@@ -39,23 +39,23 @@ def wotr():
     return load_game(GAME)
 
 
-def _battle(game, fp_cards, sh_cards, extra_items=None):
-    """Turn 1 (no Hunt die), both hands emptied then given these cards; the Shadow attacks North
-    Ithilien (3 Gondor Regulars, Boromir) from South Ithilien (5 Regulars) and the round's
-    first question (the Shadow's declaration) is pending."""
+def _battle(game, fp_cards, sh_cards, extra_items=None, src="south_ithilien", dst="north_ithilien",
+            route=("choose:attack_from:south_ithilien", "choose:attack_to:north_ithilien")):
+    """Turn 1 (no Hunt die), both hands emptied then given these cards; the Shadow attacks `dst`
+    (3 Gondor Regulars, Boromir) from `src` (5 Regulars; `route`: the choices of source and target
+    the attack asks) and the round's first question (the Shadow's declaration) is pending."""
     st = game.new_game(seed=1)
     items = {c: f"hand.{FP}" for c in fp_cards}
     items.update({c: f"hand.{SH}" for c in sh_cards})
-    items.update(extra_items or {"boromir": "at.north_ithilien"})
+    items.update(extra_items or {"boromir": f"at.{dst}"})
     st.edit({"move_all": {f"hand.{FP}": f"discards.{FP}", f"hand.{SH}": f"discards.{SH}"},
              "vars": {"step.sauron": 0}, "items": items,
-             "pieces": [{"kind": "regular", "owner": "sauron", "at": "south_ithilien", "count": 5},
-                        {"kind": "regular", "owner": "gondor", "at": "north_ithilien", "count": 3}]})
+             "pieces": [{"kind": "regular", "owner": "sauron", "at": src, "count": 5},
+                        {"kind": "regular", "owner": "gondor", "at": dst, "count": 3}]})
     for a in ("choose:declare:no", "choose:guide:gandalf_grey", "choose:hunt_dice:0"):
         st.apply(a)
     st.edit({"vars": {"dice.free_peoples": [], "dice.shadow": ["army"]}})
-    for a in ("choose:turn_action:pass", "choose:action:attack", "choose:attack_from:south_ithilien",
-              "choose:attack_to:north_ithilien", "choose:rearguard:no"):
+    for a in ("choose:turn_action:pass", "choose:action:attack", *route, "choose:rearguard:no"):
         st.apply(a)
     assert st.current_player == SH and st.pending.get("label") == "play_combat_card"
     return st
@@ -139,18 +139,9 @@ def test_the_shadows_greedy_pick_does_not_answer_the_secret_card(wotr):
     from interpreter.agents import make_agent
 
     fp = ["the_last_battle", "wisdom_of_elrond", "i_will_go_alone"]
-    st = wotr.new_game(seed=1)
-    st.edit({"move_all": {f"hand.{FP}": f"discards.{FP}", f"hand.{SH}": f"discards.{SH}"},
-             "vars": {"step.sauron": 0},
-             "items": dict({c: f"hand.{FP}" for c in fp}, boromir="at.gladden_fields",
-                           **{c: f"hand.{SH}" for c in ("balrog_of_moria", "the_day_without_dawn", "stormcrow")}),
-             "pieces": [{"kind": "regular", "owner": "sauron", "at": "north_anduin_vale", "count": 5},
-                        {"kind": "regular", "owner": "gondor", "at": "gladden_fields", "count": 3}]})
-    for a in ("choose:declare:no", "choose:guide:gandalf_grey", "choose:hunt_dice:0"):
-        st.apply(a)
-    st.edit({"vars": {"dice.free_peoples": [], "dice.shadow": ["army"]}})
-    for a in ("choose:turn_action:pass", "choose:action:attack", "choose:rearguard:no",
-              "choose:play_combat_card:yes", "choose:play_combat_card:yes"):
+    st = _battle(wotr, fp, ("balrog_of_moria", "the_day_without_dawn", "stormcrow"),
+                 src="north_anduin_vale", dst="gladden_fields", route=())
+    for a in ("choose:play_combat_card:yes", "choose:play_combat_card:yes"):
         st.apply(a)
     for seed in range(3):
         for c in fp:
