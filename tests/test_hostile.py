@@ -261,3 +261,19 @@ def test_a_deep_expression_holding_a_comprehension_compiles_and_runs(tmp_path):
     assert [d for d in check_game(str(game)) if d.severity == "error"] == []
     st = load_game(str(game)).new_game(seed=1)
     assert st.log_for(None)[0] == str(2 * 76 + 1)
+
+
+def test_a_choice_in_a_trigger_without_by_names_its_line(tmp_path):
+    """A trigger's effect runs for nobody unless it says `by`: a choice there is a rule error at
+    the choice's line, and the state is left as it was (atomic apply)."""
+    game = _toy_with(tmp_path, ("    do: edge_hits += 1\n",
+                                "    do: |\n      choose n in [1, 2] label how_many\n      edge_hits += n\n"))
+    g = load_game(str(game))
+    st = g.new_game(seed=1)
+    before = st.to_json()
+    with pytest.raises(EngineError) as err:
+        st.apply("pick:c1", atomic=True)  # the table holds one chip: the edge trigger fires
+    text = str(err.value)
+    assert "game.yaml:83 (trigger edge)" in text and "a decision for none, who is not a player" in text, text
+    assert "needs 'by'" in text
+    assert st.to_json() == before

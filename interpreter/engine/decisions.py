@@ -70,11 +70,14 @@ def decider(st, env, by):
     this seating that is no seat itself goes to the seated member the game's team_decider
     names (a side played by several seats decides through one of them at a time)."""
     p = by(st, env) if by is not None else env.get("me")
-    td = st.rules.team_decider
-    if td is None or p in st.seats:
+    if p in st.seats:
         return p
-    members = st.rules.teams_of(st.seats).get(p)
+    td = st.rules.team_decider
+    members = None if td is None else st.rules.teams_of(st.seats).get(p)
     if members is None:
+        if p not in st.rules.players:
+            raise RuleFailure(f"a decision for {describe_value(p)}, who is not a player (a choice in a trigger "
+                              "needs 'by')")
         return p
     q = td(st, {"t": p})
     if q not in members:

@@ -74,7 +74,6 @@ class GameState(State):
             hint = f" Did you mean: {', '.join(close)}?" if close else ""
             raise IllegalAction(f"{aid!r} is not a legal action now ({len(ids)} legal).{hint}")
         decisions.take(self, a)
-        self.steps = 0
         vm.run(self)
         p = self.pending
         if p is not None and p["type"] == "ask" and not self._legal_now():
@@ -115,6 +114,8 @@ class Game:
     def __init__(self, rules, declarations=None):
         self.rules = rules
         self._declarations = declarations
+        self._blank_state = None  # the starting position, built on first use (_blank)
+        self._seatings = {}  # the seats by number of players asked for (None: the default)
 
     @property
     def declarations(self):
@@ -189,18 +190,18 @@ class Game:
     def new_game(self, seed: int = 0, options: dict | None = None, players=None) -> GameState:
         """A new game; `players` is a number of players for games that seat 2 or more."""
         r = self.rules
-        st = GameState(r)
-        st.seats = self.seating(players)
-        st.seed = int(seed)
-        st.rng = int(seed) & ((1 << 64) - 1)
-        st.vars = r.var_defs.copy()
+        st = (self._blank_state or self._blank()).fresh()
+        cached = players is None or type(players) is int
+        seats = self._seatings.get(players) if cached else None
+        if seats is None:
+            seats = self.seating(players)
+            if cached:
+                self._seatings[players] = seats
+        st.seats = seats
+        st.seed = seed = int(seed)
+        st.rng = seed & ((1 << 64) - 1)
         if options:
             st.vars.update(self.check_options(options))
-        blank = self._blank()
-        st.zones = {z: items.copy() for z, items in blank.zones.items()}
-        st.where = blank.where.copy()
-        st.facedown = blank.facedown.copy()
-        st.pieces = blank.pieces.copy()
         if r.flow is not None:
             st.stack.append([r.flow, 0, {"me": None}, None])
         vm.run(st)
@@ -210,12 +211,12 @@ class Game:
 
     def _blank(self) -> GameState:
         """Every item in its starting zone and every piece in its supply: built once, copied by
-        each new game."""
-        blank = getattr(self, "_blank_state", None)
-        if blank is not None:
-            return blank
+        each new game (State.fresh)."""
+        if self._blank_state is not None:
+            return self._blank_state
         r = self.rules
         blank = GameState(r)
+        blank.vars = r.var_defs  # (copied by fresh)
         blank.zones = {z: ([None] * len(zd.slot_names) if zd.tableau else []) for z, zd in r.zones.items()}
         for item in r.items:
             z = r.start_zone.get(item)

@@ -11,6 +11,8 @@ function per primitive, about sixty); they share nothing but the state they act 
 """
 from __future__ import annotations
 
+from itertools import chain
+
 from .. import limits
 from ..errors import RuleFailure, describe_value
 from . import rng as _rng
@@ -375,10 +377,14 @@ def _pick_random(st, xs):
 
 # ================================================================ statements
 def _move_item(st, item, zone, at="top", face=None):
-    zones = st.rules.zones
+    r = st.rules
+    zdef = r.zones[zone]
+    if zdef.tableau:
+        raise ValueError(f"cannot move an item into tableau zone {zone!r}; use deal")
+    dirty = zdef.bit | r.where_bit | r.face_bit
     old = st.where.get(item)
     if old is not None:
-        odef = zones[old]
+        odef = r.zones[old]
         lst = st.zones[old]
         if odef.tableau:
             lst[lst.index(item)] = None
@@ -386,9 +392,9 @@ def _move_item(st, item, zone, at="top", face=None):
             lst.pop()
         else:
             del lst[lst.index(item)]
-    zdef = zones[zone]
-    if zdef.tableau:
-        raise ValueError(f"cannot move an item into tableau zone {zone!r}; use deal")
+        dirty |= odef.bit
+        if odef.touch:
+            st.moved += odef.touch
     if at == "bottom":
         st.zones[zone].insert(0, item)
     else:
@@ -400,17 +406,12 @@ def _move_item(st, item, zone, at="top", face=None):
         st.facedown.add(item)
     else:
         st.facedown.discard(item)
-    r = st.rules
-    if old is None:
-        st.dirty |= zdef.bit | r.where_bit | r.face_bit
-    else:
-        st.dirty |= zdef.bit | odef.bit | r.where_bit | r.face_bit
-        if odef.touch:
-            st.moved += odef.touch
     if zdef.touch:
         st.moved += zdef.touch
-    if item in r.item_bits:  # an item the rules ask where it lies (zone_of) by name
-        st.dirty |= r.item_bits[item]
+    bits = r.item_bits
+    if bits and item in bits:  # an item the rules ask where it lies (zone_of) by name
+        dirty |= bits[item]
+    st.dirty |= dirty
 
 
 def _move(st, item, zone, at="top", face=None):
@@ -577,11 +578,12 @@ def _end_game(st, winners, victory, scores=None):
     if type(victory) is str and "{}" not in victory and set(map(type, st.winners)) <= _STR:
         # written out when read (Rules.log_line), as a log(...) line is: the same text
         n = len(st.winners)
-        args = tuple(st.winners)
-        if scores is not None:
-            for pv in st.scores.items():
-                args += pv
-        key = (n, victory, None if scores is None else len(scores))
+        if scores is None:
+            args = tuple(st.winners)
+            key = (n, victory, None)
+        else:
+            args = (*st.winners, *chain.from_iterable(st.scores.items()))
+            key = (n, victory, len(scores))
         text = _OVER_TEXT.get(key)
         if text is None:
             who = ("{} wins" if n == 1 else ", ".join(["{}"] * (n - 1)) + " and {} win" if n else "nobody wins")

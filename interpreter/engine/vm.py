@@ -30,16 +30,16 @@ def run(st) -> None:
             fr = stack[-1]
             blk = blocks[fr[0]]
             n = len(blk)
-            while True:  # the top frame's statements, until it ends or another frame comes up
-                pc = fr[1]
-                if pc >= n:
-                    stack.pop()
-                    break
+            pc = fr[1]
+            while pc < n:  # the top frame's statements, until it ends or another frame comes up
                 blk[pc](st, fr)
                 if st.dirty:
                     wrote(st)
                 if st.pending is not None or not stack or stack[-1] is not fr:
                     break
+                pc = fr[1]
+            else:
+                stack.pop()
     except EngineError:
         raise
     except Exception as exc:  # a rule failed: say where and what, in the language's terms
@@ -50,12 +50,6 @@ def run(st) -> None:
         st.over = True
         st.victory = "none"
         st.say("the game flow ended without a winner")
-    st.steps += steps
-    p = st.pending
-    if p is not None and p["player"] not in st.rules.players:
-        where = st.rules.where(stack[-1][0], stack[-1][1]) if stack else "?"
-        raise EngineError(f"{where}: a decision for {p['player']!r}, who is not a player "
-                          f"(a choice in a trigger needs 'by')")
 
 
 def forget(st, written: int) -> None:

@@ -27,7 +27,7 @@ SAVE_FORMAT = 1
 
 class State:
     __slots__ = ("rules", "vars", "zones", "where", "facedown", "shown", "pieces", "stack", "pending",
-                 "rng", "log", "history", "over", "winners", "victory", "scores", "dirty", "steps", "work", "_legal",
+                 "rng", "log", "history", "over", "winners", "victory", "scores", "dirty", "work", "_legal",
                  "seed", "_memo", "seats", "_shared", "moved")
 
     def __init__(self, rules):
@@ -50,7 +50,6 @@ class State:
         self.victory = None
         self.scores = None  # at the end: {player: number} when the rules give scores or payoffs
         self.dirty = False
-        self.steps = 0
         self.work = 0  # the work budget drawn since the interpreter last ran (interpreter.limits)
         self._legal = None
         self._memo = {}  # derived values by function number: codegen.Module.game_function, vm.wrote
@@ -58,6 +57,33 @@ class State:
         self._shared = False  # the log and history lists are shared with a clone: copied on write
 
     # ---- copying ----------------------------------------------------------
+    def fresh(self) -> "State":
+        """A new game's state from this one, which holds only the starting position (every
+        item in its starting zone, every piece in its supply): its places copied, the rest new.
+        (Game.new_game: each field set once, not first to a default.)"""
+        new = self.__class__.__new__(self.__class__)
+        new.rules = self.rules
+        new.vars = self.vars.copy()
+        new.zones = {k: v.copy() for k, v in self.zones.items()}
+        new.where = self.where.copy()
+        new.facedown = self.facedown.copy()
+        new.shown = {}
+        new.pieces = self.pieces.copy()
+        new.stack = []
+        new.pending = None
+        new.rng = new.seed = 0
+        new.seats = self.seats
+        new.log = []
+        new.history = []
+        new.over = False
+        new.winners = []
+        new.victory = new.scores = new._legal = None
+        new.dirty = new.work = 0
+        new._memo = {}
+        new.moved = []
+        new._shared = False
+        return new
+
     def clone(self) -> "State":
         new = self.__class__.__new__(self.__class__)
         new.rules = self.rules
@@ -87,7 +113,6 @@ class State:
         new.victory = self.victory
         new.scores = self.scores
         new.dirty = False
-        new.steps = 0
         new.work = 0
         new._legal = self._legal
         new._memo = {}  # memoised values are a cache: a clone computes its own
