@@ -165,20 +165,35 @@ def actions(st) -> dict:
     elif t == "choose":
         label = p["label"]
         text = label if p.get("about") is None else f"{label} ({rules.display(p['about'])})"
+        made = rules.choice_actions  # an Action is never changed once built (new_action): reused
         for v in p["options"]:
-            aid = f"choose:{label}:{fmt_value(v)}"
-            out[aid] = Action(aid, text, player, v, rules)
+            if type(v) is str:  # (an item, a region, a player...: 1 and True would be one key)
+                key = (label, text, player, v)
+                a = made.get(key)
+                if a is None:
+                    a = Action(f"choose:{label}:{v}", text, player, v, rules)
+                    if len(made) < 100_000:
+                        made[key] = a
+            else:
+                a = Action(f"choose:{label}:{fmt_value(v)}", text, player, v, rules)
+            out[a.id] = a
         if p["optional"]:
             aid = f"choose:{label}:none"
             out[aid] = Action(aid, f"{text}: none (stop)", player, None)
-    elif t == "branch":
+    elif t in ("branch", "order"):  # a branch's name is a text
+        label = p["label"]
+        made = rules.choice_actions
         for b in p["options"]:
-            aid = f"choose:{p['label']}:{b}"
-            out[aid] = Action(aid, f"{p['label']}: {b}", player, b)
-    elif t == "order":
-        for b in p["options"]:
-            aid = f"order:{p['label']}:{b}"
-            out[aid] = Action(aid, f"{p['label']}: {b} next", player, b)
+            key = (t, label, player, b)
+            a = made.get(key)
+            if a is None:
+                if t == "branch":
+                    a = Action(f"choose:{label}:{b}", f"{label}: {b}", player, b)
+                else:
+                    a = Action(f"order:{label}:{b}", f"{label}: {b} next", player, b)
+                if len(made) < 100_000:
+                    made[key] = a
+            out[a.id] = a
     return out
 
 

@@ -15,18 +15,19 @@ from ..errors import EngineError
 from ..limits import MAX_STEPS
 
 
+_STEPS = range(MAX_STEPS)
+
+
 def run(st) -> None:
     stack = st.stack
     blocks = st.rules.blocks
-    steps = 0
     st.work = 0
     fr = blk = None
     pc = 0
     try:
-        while stack and st.pending is None:
-            steps += 1  # (a loop always comes back here: its body is a frame of its own)
-            if steps > MAX_STEPS:
-                raise EngineError(f"step budget of {MAX_STEPS} exceeded: a rule loops without asking anything")
+        for _ in _STEPS:  # a step: a frame coming up to run (a loop's body is a frame of its own)
+            if not stack or st.pending is not None:
+                break
             fr = stack[-1]
             blk = blocks[fr[0]]
             n = len(blk)
@@ -40,6 +41,8 @@ def run(st) -> None:
                 pc = fr[1]
             else:
                 stack.pop()
+        else:
+            raise EngineError(f"step budget of {MAX_STEPS} exceeded: a rule loops without asking anything")
     except EngineError:
         raise
     except Exception as exc:  # a rule failed: say where and what, in the language's terms
@@ -98,9 +101,8 @@ def wrote(st) -> None:
     stale, stale_at, due, stale_near = w
     memo = st._memo
     if memo:
-        for key in stale:
-            if key in memo:
-                del memo[key]
+        for key in filter(memo.__contains__, stale):  # (few of them are kept at any time)
+            del memo[key]
         if stale_at:
             _forget_at(memo, stale_at, st.moved)
         if stale_near:  # the places touched and the regions next to them (rules.adj_in)
