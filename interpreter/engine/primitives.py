@@ -226,9 +226,15 @@ def _available(st, z):
     """Items of a tableau zone that are face up and covered by no item."""
     items = st.zones[z]
     fd = st.facedown
-    held = items.__getitem__  # (an item id is a non-empty text: true; an empty slot None)
-    return [it for it, cov in zip(items, st.rules.zones[z].covered_by)
-            if it is not None and it not in fd and not any(map(held, cov))]
+    out = []
+    for it, cov in zip(items, st.rules.zones[z].covered_by):
+        if it is not None and it not in fd:
+            for j in cov:
+                if items[j] is not None:
+                    break
+            else:
+                out.append(it)
+    return out
 
 
 def _zone_of(st, x):
@@ -480,11 +486,16 @@ def _reveal_uncovered(st, tableau):
     fd = st.facedown
     if fd.isdisjoint(items):
         return
-    held = items.__getitem__  # (an item id is a non-empty text: true; an empty slot None)
-    uncovered = [it for it, cov in zip(items, st.rules.zones[tableau].covered_by)
-                 if it in fd and not any(map(held, cov))]  # (None is never face down)
+    uncovered = False
+    for it, cov in zip(items, st.rules.zones[tableau].covered_by):
+        if it in fd:  # (None never is)
+            for j in cov:
+                if items[j] is not None:
+                    break
+            else:
+                fd.discard(it)
+                uncovered = True
     if uncovered:
-        fd.difference_update(uncovered)
         st.dirty |= st.rules.zones[tableau].bit | st.rules.face_bit
         st.moved += st.rules.zones[tableau].touch
 

@@ -101,8 +101,9 @@ def wrote(st) -> None:
     stale, stale_at, due, stale_near = w
     memo = st._memo
     if memo:
-        for key in filter(memo.__contains__, stale):  # (few of them are kept at any time)
-            del memo[key]
+        for key in stale:
+            if key in memo:
+                del memo[key]
         if stale_at:
             _forget_at(memo, stale_at, st.moved)
         if stale_near:  # the places touched and the regions next to them (rules.adj_in)
