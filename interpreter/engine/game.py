@@ -77,8 +77,7 @@ class GameState(State):
         vm.run(self)
         p = self.pending
         if p is not None and p["type"] == "ask" and not self._legal_now():
-            raise EngineError(f"{self.pending['player']} must act but no move is legal "
-                              f"(moves offered: {', '.join(self.pending['moves'])})")
+            raise EngineError(f"{p['player']} must act but no move is legal (moves offered: {', '.join(p['moves'])})")
         return self
 
     # ---- what players see ------------------------------------------------------------
@@ -205,8 +204,9 @@ class Game:
         if r.flow is not None:
             st.stack.append([r.flow, 0, {"me": None}, None])
         vm.run(st)
-        if st.pending is not None and st.pending["type"] == "ask" and not st._legal_now():
-            raise EngineError(f"{st.pending['player']} must act but no move is legal")
+        p = st.pending
+        if p is not None and p["type"] == "ask" and not st._legal_now():
+            raise EngineError(f"{p['player']} must act but no move is legal")
         return st
 
     def _blank(self) -> GameState:
