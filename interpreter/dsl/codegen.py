@@ -331,14 +331,16 @@ class Module:
         if isinstance(s, ir.SetVar):
             v = self.expr(s.value)
             if s.key is None:
-                target = f"st.vars[{s.name!r}]"
-                lines = []
+                key, lines = repr(s.name), []
             else:
-                lines = [f"_key = _VK_{s.name}[{self.expr(s.key)}]"]
-                target = "st.vars[_key]"
+                key, lines = "_key", [f"_key = _VK_{s.name}[{self.expr(s.key)}]"]
             if s.op != "=":
-                v = f"{target} {s.op[0]} ({v})"
-            return lines + [f"{target} = {v}", f"st.dirty |= {s.bit}"], True
+                v = f"st.vars[{key}] {s.op[0]} ({v})"
+            # a value written again unchanged is no write: nothing reading it is forgotten or
+            # checked again (the same scalar of the same type: 1 is not true; a list is written)
+            return lines + [f"_v = {v}", f"_o = st.vars.get({key}, _MISS)",
+                            "if _o != _v or type(_o) is not type(_v) or type(_v) is list:",
+                            f"    st.vars[{key}] = _v", f"    st.dirty |= {s.bit}"], True
         if isinstance(s, ir.Do):
             args = "".join(", " + self.expr(a) for a in s.args)
             return [f"_p_{s.name}(st{args})"], True
