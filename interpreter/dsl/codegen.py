@@ -133,9 +133,17 @@ class Module:
 
     def x_Items(self, e):
         z = e.zone
-        if isinstance(z, ir.Zone) and z.key is None and z.family in self.r.zones and not self.r.zones[z.family].tableau:
-            return f"st.zones[{z.family!r}]"
+        if isinstance(z, ir.Zone) and self._stacks(z):  # its own list (no empty slots to skip)
+            return f"st.zones[{self.expr(z)}]"
         return f"_items(st, {self.expr(z)})"
+
+    def _stacks(self, z: ir.Zone) -> bool:
+        """True if a zone (or every zone of a family) is a stack, not a tableau."""
+        zones = self.r.zones
+        if z.key is None:
+            return z.family in zones and not zones[z.family].tableau
+        keys = self.r.zone_families.get(z.family)
+        return bool(keys) and all(f"{z.family}.{k}" in zones and not zones[f"{z.family}.{k}"].tableau for k in keys)
 
     def x_Seq(self, e):
         return f"_seq(st, {self.expr(e.value)})"
