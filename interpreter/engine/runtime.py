@@ -1,7 +1,7 @@
 """What the generated code of a game calls while it runs: reading zones and lists, indexing, the
-statements that push frames (loops, procedure calls, events, returns) and settling after a
-write (forgetting memoised values, checking triggers). The statements that wait for a decision
-are in ``decisions.py``; the primitives in ``primitives.py``.
+statements that push frames (loops, procedure calls, events, returns). Settling after a write
+(forgetting memoised values, checking triggers) is ``vm.wrote``; the statements that wait for a
+decision are in ``decisions.py``; the primitives in ``primitives.py``.
 
 A frame is ``[block id, pc, env, aux]``; a statement is ``s(st, fr)``: it advances ``fr[1]`` or
 pushes frames (``vm.run`` runs the top frame's next statement).
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import EngineError, RuleFailure, describe_value
 from ..limits import add, each, mul  # noqa: F401 (names the generated code uses)
-from .vm import QUIET, check_triggers, emit, forget, wrote  # noqa: F401
+from .vm import check_triggers, emit, forget, wrote  # noqa: F401
 
 MISSING = object()
 _LIST = object()  # marks a list in a memo key (frozen): no value of the rules equals it
@@ -86,20 +86,6 @@ def fail(st, block: int, at: int, exc: Exception):
 
 def key_error(family, k):
     return RuleFailure(f"{describe_value(k)} is not a key of '{family}'")
-
-
-def settle(st) -> bool:
-    """After a write inside a run of statements: forget what it invalidated and check the
-    triggers reading it. True when the run must stop here (a trigger fired, the game ended or
-    a decision is waiting): the interpreter then runs what came up first."""
-    if st.rules.on_write.get(st.dirty) is QUIET:  # (wrote, in short)
-        st.dirty = 0
-        if st.moved:
-            st.moved = []
-        return st.over or st.pending is not None
-    n = len(st.stack)
-    wrote(st)
-    return len(st.stack) != n or st.over or st.pending is not None
 
 
 # ------------------------------------------------------------------ statements that push frames

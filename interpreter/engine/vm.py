@@ -77,7 +77,7 @@ def _on_write(rules, written: int) -> tuple:
     w = (stale, tuple(k for k in keyed if k not in near), tuple(t for t in rules.triggers if t.mask & written),
          tuple(k for k in keyed if k in near))
     if not any(w):
-        w = QUIET  # (one object: wrote and runtime.settle tell it at a glance)
+        w = QUIET  # (one object: wrote tells it at a glance)
     rules.on_write[written] = w
     return w
 
@@ -85,9 +85,10 @@ def _on_write(rules, written: int) -> tuple:
 QUIET = ((), (), (), ())  # a write that nothing memoised and no trigger reads (_on_write)
 
 
-def wrote(st) -> None:
+def wrote(st) -> bool:
     """After a statement that wrote channels (st.dirty): forget the memoised values that read
-    them and check the triggers reading them."""
+    them and check the triggers reading them. True when a trigger fired: its effect is pushed
+    and runs next (a run of statements stops there: codegen.Module.run)."""
     d = st.dirty
     st.dirty = 0
     rules = st.rules
@@ -97,7 +98,7 @@ def wrote(st) -> None:
     if w is QUIET:
         if st.moved:
             st.moved = []
-        return
+        return False
     stale, stale_at, due, stale_near = w
     memo = st._memo
     if memo:
@@ -113,8 +114,7 @@ def wrote(st) -> None:
             _forget_at(memo, stale_near, moved)
     if st.moved:
         st.moved = []
-    if due and not st.over:
-        fire(st, due)
+    return bool(due) and not st.over and fire(st, due)
 
 
 def _forget_at(memo, keys, places) -> None:
@@ -150,7 +150,7 @@ def check_triggers(st) -> None:
         fire(st, w[2])
 
 
-def fire(st, due) -> None:
+def fire(st, due) -> bool:
     """Check the triggers due and push the effects of those that fire. Each binding of a
     trigger's parameters has a once-key in st.vars: true while its condition holds (an edge
     trigger fires when it turns true, and re-arms when it turns false; a once trigger never
@@ -188,6 +188,7 @@ def fire(st, due) -> None:
             # declaration order: the later ones go below the earlier ones
             fired_now.reverse()
             stack[before:before] = fired_now
+    return len(stack) != before
 
 
 def _bound(st, t):
