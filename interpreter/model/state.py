@@ -57,18 +57,24 @@ class State:
         self._shared = False  # the log and history lists are shared with a clone: copied on write
 
     # ---- copying ----------------------------------------------------------
-    def fresh(self) -> "State":
-        """A new game's state from this one, which holds only the starting position (every
-        item in its starting zone, every piece in its supply): its places copied, the rest new.
-        (Game.new_game: each field set once, not first to a default.)"""
+    def _position(self) -> "State":
+        """A new state with a copy of this one's position (variables, zones, where each item is
+        and which lie face down, pieces); fresh and clone set the rest."""
         new = self.__class__.__new__(self.__class__)
         new.rules = self.rules
         new.vars = self.vars.copy()
         new.zones = {k: v.copy() for k, v in self.zones.items()}
         new.where = self.where.copy()
         new.facedown = self.facedown.copy()
-        new.shown = {}
         new.pieces = self.pieces.copy()
+        return new
+
+    def fresh(self) -> "State":
+        """A new game's state from this one, which holds only the starting position (every
+        item in its starting zone, every piece in its supply): its places copied, the rest new.
+        (Game.new_game: each field set once, not first to a default.)"""
+        new = self._position()
+        new.shown = {}
         new.stack = []
         new.pending = None
         new.rng = new.seed = 0
@@ -85,14 +91,8 @@ class State:
         return new
 
     def clone(self) -> "State":
-        new = self.__class__.__new__(self.__class__)
-        new.rules = self.rules
-        new.vars = self.vars.copy()
-        new.zones = {k: v.copy() for k, v in self.zones.items()}
-        new.where = self.where.copy()
-        new.facedown = self.facedown.copy()
+        new = self._position()
         new.shown = self.shown.copy() if self.shown else {}  # values are tuples: shared safely
-        new.pieces = self.pieces.copy()
         envs = {}
         stack = []
         for block, pc, env, aux in self.stack:
