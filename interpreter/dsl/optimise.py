@@ -2,7 +2,8 @@
 
 * A trivial game function (a few cheap operations: no list walked, no chance) is written into
   its callers instead of called: a call and a memo lookup cost more than such a body. It is not
-  memoised either.
+  memoised either. Calling another game function is cheap (its memo keeps what it costs): a
+  function that only tests what another returns is written in too.
 * ``count([... for ...]) > 0`` (and ``== 0``, ``>= 1``) becomes a search that stops at the first
   element.
 * A list of constants is one constant, built once (rules never change a list in place).
@@ -51,8 +52,11 @@ def _cheap(e, functions, budget: list, seen: set) -> bool:
         return False
     if isinstance(e, ir.Call):
         fn = functions.get(e.name)
-        if fn is None or e.name in seen or not trivial(fn, functions, seen | {e.name}):
+        if fn is None or e.name in seen or fn.body is None or "!" in fn.reads:
             return False
+        # a trivial function is written in too; a call of any other keeps that function's own
+        # memoised values: one lookup, as cheap as a call of this one would be
+        trivial(fn, functions, seen | {e.name})
     return all(_cheap(c, functions, budget, seen) for c in _children(e))
 
 
