@@ -230,13 +230,18 @@ def emit(st, name: str, args: dict, me=None) -> bool:
     if listeners:
         zones, where = st.rules.zones, st.where
         present = []
+        heard = False  # by a game listener, or an item in play
         for i, (item, _, _) in enumerate(listeners):
-            if item is not None:
+            if item is None:
+                heard = True
+            else:
                 z = where.get(item)
                 if z is not None and zones[z].active:
                     present.append(i)
-        st.stack.append([st.rules.dispatch_block, 0, {}, [name, args, me, 0, present]])
-        return True
+                    heard = True
+        if heard:
+            st.stack.append([st.rules.dispatch_block, 0, {}, [name, args, me, 0, present]])
+            return True
     return False
 
 
@@ -248,8 +253,8 @@ def dispatch(st, fr) -> None:
     while i < len(listeners):
         item, cond, block = listeners[i]
         i += 1
-        env = dict(args)
         if item is None:  # a game listener acts for the event's `by`, else for the emitter
+            env = dict(args)
             env["me"] = args["by"] if "by" in args else me
         else:
             if i - 1 not in present:
@@ -258,6 +263,7 @@ def dispatch(st, fr) -> None:
             zd = rules.zones.get(z) if z else None
             if zd is None or not zd.active:
                 continue
+            env = dict(args)
             env["me"] = zd.owner or rules.item_owner.get(item)
             env["this"] = item
         if cond is None or cond(st, env):
