@@ -175,6 +175,7 @@ class Declarer:
             self.d.prop_names.update(props)
             self.sym(name, "region", name, e.source, e.path)
             nodes[name] = props
+        r.region_order = {name: i for i, name in enumerate(r.regions)}
         for e in spec.connections:
             c = e.value
             if isinstance(c, dict):

@@ -279,8 +279,9 @@ def _pieces_at(st, owner, loc):
 def _occupied(st, kinds, owners):
     """The regions (in board order) holding any piece of these kinds owned by these owners."""
     kinds, owners = set(kinds), set(owners)
-    found = {loc for (k, o, loc), n in st.pieces.items() if n > 0 and k in kinds and o in owners}
-    return [r for r in st.rules.regions if r in found] if found else []
+    order = st.rules.region_order
+    found = {loc for (k, o, loc), n in st.pieces.items() if n > 0 and k in kinds and o in owners and loc in order}
+    return sorted(found, key=order.__getitem__)
 
 
 # ---------------------------------------------------------------- tracks, modifiers, costs

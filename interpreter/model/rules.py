@@ -96,6 +96,7 @@ class Rules:
         self.item_type_of: dict = {}
         self.item_owner: dict = {}   # item -> owning player (items of types with an owner)
         self.regions: list = []
+        self.region_order: dict = {}  # region -> its place in board order
         self.board_data = ({}, [])   # regions with props, directed edges with props
         self._graph = None
         self.adj: dict = {}          # region -> adjacent regions (the hot-path view of the graph)
