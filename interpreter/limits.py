@@ -75,6 +75,15 @@ def sized(st, v):
 def add(st, a, b):
     """a + b where either may be a list or a text: the result is sized (checked before it is
     built) and charged."""
+    if type(a) is list and type(b) is list:  # (the common case, in short)
+        n = len(a) + len(b)
+        if n > MAX_LIST:
+            raise RuleFailure(f"a list of more than {MAX_LIST:,} elements")
+        w = st.work + n
+        st.work = w
+        if w > WORK_LIMIT:
+            raise over_budget()
+        return a + b
     if isinstance(a, (list, str)) and isinstance(b, (list, str)):
         limit = MAX_LIST if isinstance(a, list) else MAX_TEXT
         if len(a) + len(b) > limit:
