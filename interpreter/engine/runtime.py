@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from ..errors import EngineError, RuleFailure, describe_value
 from ..limits import add, each, mul  # noqa: F401 (names the generated code uses)
-from .vm import check_triggers, emit, forget, wrote  # noqa: F401
 
 MISSING = object()
 _LIST = object()  # marks a list in a memo key (frozen): no value of the rules equals it

@@ -55,16 +55,6 @@ def run(st) -> None:
         st.say("the game flow ended without a winner")
 
 
-def forget(st, written: int) -> None:
-    """Drop memoised function values that read a channel just written (the memo's keys are
-    function numbers: codegen.Module.game_function)."""
-    memo = st._memo
-    masks = st.rules.memo_masks
-    for key in tuple(memo):
-        if masks[key] & written:
-            del memo[key]
-
-
 def _on_write(rules, written: int) -> tuple:
     """(memo keys made stale, memo keys made stale only at the keys touched, triggers due) by a
     write to a set of channels: worked out once per set of channels. A function reading some
@@ -135,19 +125,6 @@ def _bindings(st, params, env, i=0):
     for v in dom(st, env):
         env[name] = v
         yield from _bindings(st, params, env, i + 1)
-
-
-def check_triggers(st) -> None:
-    d = st.dirty
-    st.dirty = 0
-    if st.over:
-        return
-    rules = st.rules
-    w = rules.on_write.get(d)
-    if w is None:
-        w = _on_write(rules, d)
-    if w[2]:
-        fire(st, w[2])
 
 
 def fire(st, due) -> bool:
