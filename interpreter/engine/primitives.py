@@ -360,28 +360,9 @@ def shortfall_of(required: dict, providers: list) -> int:
     return len(slots) - len(match)
 
 
-_SHORTFALLS: dict = {}  # (id of a cost, providers) -> (the cost, its shortfall): costs are the items' own
-#                         values, met by the same skills again and again (the entry holds the cost, so
-#                         its id is not reused while it is kept; nothing changes a value in place)
-
-
 def _shortfall(st, required, providers):
     """Required symbols that the providers (symbols or lists of alternatives) cannot cover."""
-    try:
-        key = (id(required), tuple(providers))
-        hit = _SHORTFALLS.get(key)
-    except TypeError:  # alternatives among the providers (lists)
-        try:
-            key = (id(required), tuple([tuple(p) if type(p) is list else p for p in providers]))
-            hit = _SHORTFALLS.get(key)
-        except TypeError:
-            return shortfall_of(required, providers)
-    if hit is not None and hit[0] is required:
-        return hit[1]
-    v = shortfall_of(required, providers)
-    if len(_SHORTFALLS) < 100_000:
-        _SHORTFALLS[key] = (required, v)
-    return v
+    return shortfall_of(required, providers)
 
 
 # ---------------------------------------------------------------- chance
