@@ -238,6 +238,12 @@ def invariants(st, tr: Tracker | None = None, skip=frozenset()):
         sums[(k, o)] += n
     for key, total in s.totals.items():
         assert sums[key] == total, f"{key}: {sums[key]} figures, the nation has {total}"
+    # the engine's index of the places holding pieces (occupied()), once built, agrees with them
+    if st._occ is not None:
+        index = {}
+        for (k, o, loc), n in pc.items():
+            index.setdefault((k, o), set()).add(loc)
+        assert {key: at for key, at in st._occ.items() if at} == index, "the index of occupied places is stale"
 
     # ---- every item in exactly one zone, and `where` agrees
     seen = {}

@@ -32,6 +32,7 @@ def set_pieces(st, kind, owner, at, count):
     for k in (key, hkey):
         if st.pieces[k] == 0:
             del st.pieces[k]
+    st._occ = None  # the index of places holding pieces is built again when next asked
 
 
 def put_item(st, item, target):

@@ -277,11 +277,39 @@ def _pieces_at(st, owner, loc):
 
 
 def _occupied(st, kinds, owners):
-    """The regions (in board order) holding any piece of these kinds owned by these owners."""
-    kinds, owners = set(kinds), set(owners)
+    """The regions (in board order) holding any piece of these kinds owned by these owners.
+    The places each kind and owner holds pieces at are indexed (st._occ), built from the pieces
+    when first asked and kept by shift_pieces and set_pieces."""
+    occ = st._occ
+    if occ is None:
+        occ = st._occ = {}
+        for (k, o, loc), n in st.pieces.items():
+            if n > 0:
+                at = occ.get((k, o))
+                if at is None:
+                    at = occ[(k, o)] = set()
+                at.add(loc)
+    found = set()
+    for k in kinds:
+        for o in owners:
+            at = occ.get((k, o))
+            if at:
+                found |= at
     order = st.rules.region_order
-    found = {loc for (k, o, loc), n in st.pieces.items() if n > 0 and k in kinds and o in owners and loc in order}
-    return sorted(found, key=order.__getitem__)
+    return sorted([loc for loc in found if loc in order], key=order.__getitem__)
+
+
+def _occ_moved(st, kind, owner, src, gone: bool, dst, new: bool) -> None:
+    """Keep the index of places holding pieces (st._occ) after a move of pieces: `gone` when
+    none are left at src, `new` when dst held none before."""
+    key = (kind, owner)
+    at = st._occ.get(key)
+    if at is None:
+        at = st._occ[key] = set()
+    if gone:
+        at.discard(src)
+    if new:
+        at.add(dst)
 
 
 # ---------------------------------------------------------------- tracks, modifiers, costs
@@ -539,7 +567,10 @@ def shift_pieces(st, kind, owner, n, src, dst) -> int:
     else:
         st.pieces[key] = have - n
     key2 = (kind, owner, dst)
-    st.pieces[key2] = st.pieces.get(key2, 0) + n
+    before = st.pieces.get(key2, 0)
+    st.pieces[key2] = before + n
+    if st._occ is not None:
+        _occ_moved(st, kind, owner, src, have == n, dst, before <= 0)
     st.dirty |= st.rules.kind_bits[kind]
     st.moved += (owner, src, dst)
     return n

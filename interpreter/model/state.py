@@ -28,7 +28,7 @@ SAVE_FORMAT = 1
 class State:
     __slots__ = ("rules", "vars", "zones", "where", "facedown", "shown", "pieces", "stack", "pending",
                  "rng", "log", "history", "over", "winners", "victory", "scores", "dirty", "work", "_legal",
-                 "seed", "_memo", "seats", "_shared", "moved")
+                 "seed", "_memo", "seats", "_shared", "moved", "_occ")
 
     def __init__(self, rules):
         self.rules = rules
@@ -55,6 +55,7 @@ class State:
         self._memo = {}  # derived values by function number: codegen.Module.game_function, vm.wrote
         self.moved: list = []  # the places pieces moved from and to since the interpreter last looked (vm.wrote)
         self._shared = False  # the log and history lists are shared with a clone: copied on write
+        self._occ = None  # an index of pieces: (kind, owner) -> places holding any (primitives.occupied)
 
     # ---- copying ----------------------------------------------------------
     def _position(self) -> "State":
@@ -67,6 +68,7 @@ class State:
         new.where = self.where.copy()
         new.facedown = self.facedown.copy()
         new.pieces = self.pieces.copy()
+        new._occ = None  # (built again when first asked: a copy would cost every clone)
         return new
 
     def fresh(self) -> "State":
