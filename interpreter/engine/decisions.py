@@ -165,15 +165,14 @@ def actions(st) -> dict:
     elif t == "choose":
         label = p["label"]
         text = label if p.get("about") is None else f"{label} ({rules.display(p['about'])})"
-        made = rules.choice_actions  # an Action is never changed once built (new_action): reused
+        made = _made(rules, (label, text, player))  # an Action is never changed once built: reused
         for v in p["options"]:
             if type(v) is str:  # (an item, a region, a player...: 1 and True would be one key)
-                key = (label, text, player, v)
-                a = made.get(key)
+                a = made.get(v)
                 if a is None:
                     a = Action(f"choose:{label}:{v}", text, player, v, rules)
                     if len(made) < 100_000:
-                        made[key] = a
+                        made[v] = a
             else:
                 a = Action(f"choose:{label}:{fmt_value(v)}", text, player, v, rules)
             out[a.id] = a
@@ -182,19 +181,29 @@ def actions(st) -> dict:
             out[aid] = Action(aid, f"{text}: none (stop)", player, None)
     elif t in ("branch", "order"):  # a branch's name is a text
         label = p["label"]
-        made = rules.choice_actions
+        made = _made(rules, (t, label, player))
         for b in p["options"]:
-            key = (t, label, player, b)
-            a = made.get(key)
+            a = made.get(b)
             if a is None:
                 if t == "branch":
                     a = Action(f"choose:{label}:{b}", f"{label}: {b}", player, b)
                 else:
                     a = Action(f"order:{label}:{b}", f"{label}: {b} next", player, b)
                 if len(made) < 100_000:
-                    made[key] = a
+                    made[b] = a
             out[a.id] = a
     return out
+
+
+def _made(rules, key) -> dict:
+    """The Actions built for the options of one kind of decision (choice label and text, or
+    branch kind and label) and one player, by option: kept with the rules, up to a bound."""
+    made = rules.choice_actions.get(key)
+    if made is None:
+        made = {}
+        if len(rules.choice_actions) < 10_000:
+            rules.choice_actions[key] = made
+    return made
 
 
 def take(st, a: Action) -> None:
