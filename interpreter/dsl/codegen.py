@@ -43,6 +43,21 @@ def ident(text: str) -> str:
     return re.sub(r"\W", "_", str(text))
 
 
+def literal_list(e) -> bool:
+    """True for a list written out in the rule ([a, b], a constant list), or a choice between
+    such lists (if c then [a] else []), or their sum: its length is bounded by the rule text,
+    as a written list's is, so building it is not charged to the work budget (limits)."""
+    if isinstance(e, ir.ListOf):
+        return True
+    if isinstance(e, ir.Const):
+        return type(e.value) is list
+    if isinstance(e, ir.IfExpr):
+        return literal_list(e.then) and literal_list(e.other)
+    if isinstance(e, ir.Arith):
+        return all(op == "+" for op in e.ops) and all(literal_list(x) for x in e.operands)
+    return False
+
+
 class Module:
     """The Python source of one game, built function by function."""
 
@@ -157,12 +172,16 @@ class Module:
     def x_Arith(self, e):
         code = self.expr(e.operands[0])
         acc = e.operands[0].type
+        written = literal_list(e.operands[0])  # a list as long as the rule text says, at most
         for op, part in zip(e.ops, e.operands[1:]):
             g = self.expr(part)
             if code.count("(") > 4 * HOIST_EVERY:  # a long chain: keep it shallow
                 code = self.hoist(code)
+            written = written and op == "+" and literal_list(part)
             if op == "*":
                 code = f"_mul(st, {code}, {g})"
+            elif written:  # lists the rule writes out: no longer than a written list (not charged)
+                code = f"({code} + {g})"
             elif op == "+" and (acc != "int" or part.type != "int"):  # may be lists or texts
                 code = f"_add(st, {code}, {g})"
             else:
