@@ -328,8 +328,11 @@ class Coder:
             self._link(hit["source"], hit["code"])
             return
         functions = c.functions
+        listed = c.given_lists()
         for fn in functions.values():  # which functions are trivial: before any is rewritten
-            fn.memo = not trivial(fn, functions) if fn.body is not None else False
+            # (nor is one memoised that is given a list: a list is no key, and making one of
+            # it costs more than its value is likely to be found again)
+            fn.memo = not trivial(fn, functions) and fn.name not in listed if fn.body is not None else False
         opt = Optimiser(functions)
         for fn in functions.values():
             if fn.body is not None:

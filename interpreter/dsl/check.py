@@ -213,6 +213,12 @@ class Checker:
     def _note_call(self, owner, i, typ, node, scope, src):
         self._calls.append((owner, i, typ, node, src, self._param_key(node, scope)))
 
+    def given_lists(self) -> set:
+        """The game functions given a list: a parameter used as one, or a call passing one."""
+        out = {owner for owner, i, typ, *_ in self._calls if typ == "list"}
+        out.update(owner for (owner, i), types in self._needs.items() if "list" in types)
+        return out & set(self.functions)
+
     def check_calls(self):
         """After everything is checked: a call passing a value that a parameter cannot take
         (gain('three') where gain's n is counted as a number) is an error at the call."""
