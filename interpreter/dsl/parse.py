@@ -60,14 +60,20 @@ def _cache_file() -> str:
 
 
 def get_parser():
-    """The LALR parser (Lark is imported only when some text is not in the parse cache)."""
+    """The LALR parser (Lark is imported only when some text is not in the parse cache). It
+    builds the AST as it parses (``_Rules``), which takes half the time of building Lark's
+    parse tree and transforming that."""
+    global Token
     p = _parsers.get("p")
     if p is None:
         from lark import Lark
+        from lark import Token as _Token
 
+        Token = _Token
+        rules = _parsers["rules"] = _Rules()
         cache = _cache_file()
-        kwargs = dict(parser="lalr", propagate_positions=True, maybe_placeholders=True,
-                      start=["start", "expr_only"])
+        # (positions come from the tokens, in _Rules: Lark's propagate_positions is not needed)
+        kwargs = dict(parser="lalr", maybe_placeholders=True, start=["start", "expr_only"], transformer=rules)
         try:
             p = Lark(GRAMMAR_PATH.read_text(), cache=cache or False, **kwargs)
         except (OSError, EOFError):  # unreadable cache: build without it
@@ -76,62 +82,69 @@ def get_parser():
     return p
 
 
-def _pos(meta_or_tok):
-    line = getattr(meta_or_tok, "line", None) or 1
-    col = getattr(meta_or_tok, "column", None) or 1
-    return line, col
-
-
 Token = None  # lark.Token, bound when Lark is first needed
 
 
-def _make_transformer():
-    global Token
-    from lark import Token as _Token
-    from lark import Transformer, v_args
-
-    Token = _Token
-    methods = {k: v for k, v in vars(_Rules).items() if callable(v) and not k.startswith("__")}
-    cls = type("_ToAST", (Transformer,), methods)
-    return v_args(meta=True)(cls)()
+def _at(tok):
+    return tok.line, tok.column
 
 
 class _Rules:
-    """The tree-to-AST callbacks (attached to a Lark Transformer when Lark is loaded)."""
+    """The AST built while Lark parses (its LALR ``transformer=``): one callback per rule of the
+    grammar, given the rule's parts (tokens, the values of its sub-rules, None for a missing
+    optional part).
+
+    A node's position is where its text begins: its first token, or where its first part
+    begins. A parenthesised expression stands for the expression inside (whose own position is
+    inside the parentheses), but where it is the first part of a larger expression, that one
+    begins at the '(': ``paren`` keeps, for the parse under way, the '(' before each such
+    expression (by its id; every node lives until the parse ends)."""
+
+    def __init__(self):
+        self.paren = {}
+        self.bad_number = None  # the first number of the text Python cannot convert
+
+    def reset(self):
+        self.paren.clear()
+        self.bad_number = None
+
+    def _start(self, node):
+        return self.paren.get(id(node)) or (node.line, node.col)
+
     # ---- statements -------------------------------------------------------
-    def expr_only(self, meta, items):
+    def expr_only(self, items):
         return items[0]
 
-    def start(self, meta, items):
-        return Node("block", [list(items)], *_pos(meta))
+    def start(self, items):
+        return Node("block", [list(items)], *((items[0].line, items[0].col) if items else (1, 1)))
 
-    def block(self, meta, items):
-        return Node("block", [[i for i in items if isinstance(i, Node)]], *_pos(meta))
+    def block(self, items):
+        return Node("block", [[i for i in items if isinstance(i, Node)]], *_at(items[0]))
 
-    def let_stmt(self, meta, items):
-        _, name, _, expr = items
-        return Node("let", [str(name), expr], *_pos(meta))
+    def let_stmt(self, items):
+        kw, name, _, expr = items
+        return Node("let", [str(name), expr], *_at(kw))
 
-    def lvalue(self, meta, items):
+    def lvalue(self, items):
         name = items[0]
         index = items[2] if len(items) > 2 else None
-        return (str(name), index, _pos(name))
+        return (str(name), index, _at(name))
 
-    def assign_stmt(self, meta, items):
-        (name, index, _), op, expr = items
-        return Node("assign", [name, index, str(op), expr], *_pos(meta))
+    def assign_stmt(self, items):
+        (name, index, at), op, expr = items
+        return Node("assign", [name, index, str(op), expr], *at)
 
-    def call_stmt(self, meta, items):
+    def call_stmt(self, items):
         name, _, args, _ = items
         pos, kw = args if args is not None else ([], {})
-        return Node("call", [str(name), pos, kw], *_pos(meta))
+        return Node("call", [str(name), pos, kw], *_at(name))
 
-    def emit_stmt(self, meta, items):
-        _, name, _, args, _ = items
+    def emit_stmt(self, items):
+        kw_emit, name, _, args, _ = items
         pos, kw = args if args is not None else ([], {})
-        return Node("emit", [str(name), pos, kw], *_pos(meta))
+        return Node("emit", [str(name), pos, kw], *_at(kw_emit))
 
-    def args(self, meta, items):
+    def args(self, items):
         pos, kw = [], {}
         for it in items:
             if isinstance(it, Token):
@@ -142,11 +155,11 @@ class _Rules:
                 pos.append(it)
         return pos, kw
 
-    def kwarg(self, meta, items):
+    def kwarg(self, items):
         name, _, expr = items
         return ("__kw__", str(name), expr)
 
-    def if_stmt(self, meta, items):
+    def if_stmt(self, items):
         clauses, else_block = [], None
         i = 0
         while i < len(items):
@@ -159,18 +172,18 @@ class _Rules:
                 i += 2
             else:
                 i += 1
-        return Node("if", [clauses, else_block], *_pos(meta))
+        return Node("if", [clauses, else_block], *_at(items[0]))
 
-    def repeat_stmt(self, meta, items):
-        return Node("repeat", [items[1], items[2]], *_pos(meta))
+    def repeat_stmt(self, items):
+        return Node("repeat", [items[1], items[2]], *_at(items[0]))
 
-    def for_stmt(self, meta, items):
-        return Node("for", [str(items[1]), items[3], items[4]], *_pos(meta))
+    def for_stmt(self, items):
+        return Node("for", [str(items[1]), items[3], items[4]], *_at(items[0]))
 
-    def while_stmt(self, meta, items):
-        return Node("while", [items[1], items[2]], *_pos(meta))
+    def while_stmt(self, items):
+        return Node("while", [items[1], items[2]], *_at(items[0]))
 
-    def choose_stmt(self, meta, items):
+    def choose_stmt(self, items):
         var = str(items[1])
         options = items[3]
         where = by = about = None
@@ -191,20 +204,20 @@ class _Rules:
                 optional = True; i += 1
             else:
                 i += 1
-        return Node("choose", [var, options, where, by, label, optional, about], *_pos(meta))
+        return Node("choose", [var, options, where, by, label, optional, about], *_at(items[0]))
 
-    def ask_stmt(self, meta, items):
+    def ask_stmt(self, items):
         names, by, i = [], None, 1
         while i < len(items):
             t = items[i]
             if isinstance(t, Token) and t.type == "NAME":
-                names.append((str(t), _pos(t)))
+                names.append((str(t), _at(t)))
             elif isinstance(t, Token) and t.type == "BY":
                 by = items[i + 1]; i += 1
             i += 1
-        return Node("ask", [names, by], *_pos(meta))
+        return Node("ask", [names, by], *_at(items[0]))
 
-    def _branches(self, kind, meta, items):
+    def _branches(self, kind, items):
         label = str(items[1])
         by = None
         branches = []
@@ -213,104 +226,108 @@ class _Rules:
                 by = items[i + 1]
             elif isinstance(t, tuple) and t and t[0] == "__branch__":
                 branches.append(t[1:])
-        return Node(kind, [label, by, branches], *_pos(meta))
+        return Node(kind, [label, by, branches], *_at(items[0]))
 
-    def one_of_stmt(self, meta, items):
-        return self._branches("one_of", meta, items)
+    def one_of_stmt(self, items):
+        return self._branches("one_of", items)
 
-    def any_order_stmt(self, meta, items):
-        return self._branches("any_order", meta, items)
+    def any_order_stmt(self, items):
+        return self._branches("any_order", items)
 
-    def branch(self, meta, items):
+    def branch(self, items):
         name = str(items[0])
         cond = items[2] if len(items) == 4 else None
-        return ("__branch__", name, cond, items[-1], _pos(meta))
+        return ("__branch__", name, cond, items[-1], _at(items[0]))
 
-    def may_stmt(self, meta, items):
+    def may_stmt(self, items):
         label = str(items[1])
         by = items[3] if len(items) == 5 else None
-        return Node("may", [label, by, items[-1]], *_pos(meta))
+        return Node("may", [label, by, items[-1]], *_at(items[0]))
 
-    def return_stmt(self, meta, items):
-        return Node("return", [], *_pos(meta))
+    def return_stmt(self, items):
+        return Node("return", [], *_at(items[0]))
 
     # ---- expressions ------------------------------------------------------
-    def number(self, meta, items):
-        return Node("const", [int(items[0])], *_pos(meta))
+    def number(self, items):
+        try:
+            value = int(items[0])
+        except ValueError as exc:  # more digits than Python converts: reported once the text
+            value = 0              # has parsed (a syntax error is reported first)
+            self.bad_number = self.bad_number or exc
+        return Node("const", [value], *_at(items[0]))
 
-    def string(self, meta, items):
-        return Node("const", [str(items[0])[1:-1]], *_pos(meta))
+    def string(self, items):
+        return Node("const", [str(items[0])[1:-1]], *_at(items[0]))
 
-    def true(self, meta, items):
-        return Node("const", [True], *_pos(meta))
+    def true(self, items):
+        return Node("const", [True], *_at(items[0]))
 
-    def false(self, meta, items):
-        return Node("const", [False], *_pos(meta))
+    def false(self, items):
+        return Node("const", [False], *_at(items[0]))
 
-    def none(self, meta, items):
-        return Node("const", [None], *_pos(meta))
+    def none(self, items):
+        return Node("const", [None], *_at(items[0]))
 
-    def atom(self, meta, items):  # ( expr )
+    def atom(self, items):  # ( expr )
+        self.paren[id(items[1])] = _at(items[0])
         return items[1]
 
-    def name(self, meta, items):
-        return Node("name", [str(items[0])], *_pos(meta))
+    def name(self, items):
+        return Node("name", [str(items[0])], *_at(items[0]))
 
-    def list(self, meta, items):
-        return Node("list", [[i for i in items if isinstance(i, Node)]], *_pos(meta))
+    def list(self, items):
+        return Node("list", [[i for i in items if isinstance(i, Node)]], *_at(items[0]))
 
-    def comprehension(self, meta, items):
+    def comprehension(self, items):
         exprs = [i for i in items if isinstance(i, Node)]
         var = str(items[3])
         elem, it = exprs[0], exprs[1]
         cond = exprs[2] if len(exprs) > 2 else None
-        return Node("comp", [elem, var, it, cond], *_pos(meta))
+        return Node("comp", [elem, var, it, cond], *_at(items[0]))
 
-    def attr(self, meta, items):
-        return Node("attr", [items[0], str(items[2])], *_pos(meta))
+    def attr(self, items):
+        return Node("attr", [items[0], str(items[2])], *self._start(items[0]))
 
-    def index(self, meta, items):
-        return Node("index", [items[0], items[2]], *_pos(meta))
+    def index(self, items):
+        return Node("index", [items[0], items[2]], *self._start(items[0]))
 
-    def call(self, meta, items):
+    def call(self, items):
         name, _, args, _ = items
         pos, kw = args if args is not None else ([], {})
-        return Node("fcall", [str(name), pos, kw], *_pos(meta))
+        return Node("fcall", [str(name), pos, kw], *_at(name))
 
-    def _chain(self, kind, meta, items):
+    def _chain(self, kind, items):
         operands = [i for i in items if isinstance(i, Node)]
         ops = [str(i) for i in items if isinstance(i, Token)]
-        return Node(kind, [operands, ops], *_pos(meta))
+        return Node(kind, [operands, ops], *self._start(items[0]))
 
-    def or_expr(self, meta, items):
-        return Node("or", [[i for i in items if isinstance(i, Node)]], *_pos(meta))
+    def or_expr(self, items):
+        return Node("or", [[i for i in items if isinstance(i, Node)]], *self._start(items[0]))
 
-    def and_expr(self, meta, items):
-        return Node("and", [[i for i in items if isinstance(i, Node)]], *_pos(meta))
+    def and_expr(self, items):
+        return Node("and", [[i for i in items if isinstance(i, Node)]], *self._start(items[0]))
 
-    def not_(self, meta, items):
-        return Node("not", [items[1]], *_pos(meta))
+    def not_(self, items):
+        return Node("not", [items[1]], *_at(items[0]))
 
-    def comp_op(self, meta, items):
+    def comp_op(self, items):
         return " ".join(str(t) for t in items)
 
-    def comparison(self, meta, items):
-        return Node("cmp", [items[1], items[0], items[2]], *_pos(meta))
+    def comparison(self, items):
+        return Node("cmp", [items[1], items[0], items[2]], *self._start(items[0]))
 
-    def sum(self, meta, items):
-        return self._chain("arith", meta, items)
+    def sum(self, items):
+        return self._chain("arith", items)
 
-    def product(self, meta, items):
-        return self._chain("arith", meta, items)
+    def product(self, items):
+        return self._chain("arith", items)
 
-    def neg(self, meta, items):
-        return Node("neg", [items[1]], *_pos(meta))
+    def neg(self, items):
+        return Node("neg", [items[1]], *_at(items[0]))
 
-    def cond(self, meta, items):
-        return Node("cond", [items[1], items[3], items[5]], *_pos(meta))
+    def cond(self, items):
+        return Node("cond", [items[1], items[3], items[5]], *_at(items[0]))
 
-
-_to_ast = None
 
 _EXPECT_NAMES = {"NAME": "a name", "NUMBER": "a number", "STRING": "a string"}
 
@@ -333,24 +350,10 @@ def parse(text: str, start: str = "start") -> Node:
         return hit
     if len(text) > 100_000:
         raise DSLSyntaxError("effect text longer than 100,000 characters", 1, 1, "split it into procedures")
-    too_deep = DSLSyntaxError(f"expression nested more than {MAX_DEPTH} levels deep", 1, 1,
-                              "split it with let or into functions")
-    try:
-        with deep_recursion():
-            node = _parse(text, start)
-    except RecursionError:
-        raise too_deep from None
-    except Exception as exc:
-        from lark.exceptions import VisitError
-
-        if not isinstance(exc, VisitError):
-            raise
-        if isinstance(exc.orig_exc, RecursionError):
-            raise too_deep from None
-        raise DSLSyntaxError(f"cannot read a value: {exc.orig_exc}", 1, 1,
-                             "numbers have at most a few thousand digits") from None
+    node = _parse(text, start)  # (an LALR parse does not recurse, however deep the text)
     if height(node) > MAX_DEPTH:
-        raise too_deep
+        raise DSLSyntaxError(f"expression nested more than {MAX_DEPTH} levels deep", 1, 1,
+                             "split it with let or into functions")
     _note_tree(cache, key, node)  # every accepted tree is kept (written with room to recurse)
     return node
 
@@ -374,14 +377,14 @@ def height(node) -> int:
 
 
 def _parse(text: str, start: str) -> Node:
-    global _to_ast
     from lark import UnexpectedInput
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
-    if _to_ast is None:
-        _to_ast = _make_transformer()
+    parser = get_parser()
+    rules = _parsers["rules"]
+    rules.reset()
     try:
-        tree = get_parser().parse(text, start=start)
+        node = parser.parse(text, start=start)
     except UnexpectedInput as exc:
         line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
         if isinstance(exc, UnexpectedCharacters):
@@ -401,7 +404,10 @@ def _parse(text: str, start: str) -> Node:
             raise DSLSyntaxError(f"unexpected {got!r}", line, col,
                                  "expected " + ", ".join(expected) if expected else "") from None
         raise DSLSyntaxError(str(exc), line, col) from None
-    return _to_ast.transform(tree)
+    if rules.bad_number is not None:
+        raise DSLSyntaxError(f"cannot read a value: {rules.bad_number}", 1, 1,
+                             "numbers have at most a few thousand digits")
+    return node
 
 
 def parse_expr(text: str) -> Node:

@@ -1,0 +1,61 @@
+"""The effect-language parser's AST: node positions (where each node's text begins, which
+diagnostics point at) and the order of its errors."""
+import pytest
+
+from interpreter.dsl.parse import DSLSyntaxError, Node, parse, parse_expr
+
+
+def _positions(node):
+    """(kind, line, col) of every node, depth first."""
+    out = []
+
+    def walk(x):
+        if isinstance(x, Node):
+            out.append((x.kind, x.line, x.col))
+            for c in x.a:
+                walk(c)
+        elif isinstance(x, (list, tuple)):
+            for c in x:
+                walk(c)
+        elif isinstance(x, dict):
+            for c in x.values():
+                walk(c)
+
+    walk(node)
+    return out
+
+
+def test_an_expression_after_an_opening_parenthesis_begins_at_it():
+    # (a + b) * c: the product begins at '(', the sum inside it at a
+    assert _positions(parse_expr("(a + b) * c")) == [
+        ("arith", 1, 1), ("arith", 1, 2), ("name", 1, 2), ("name", 1, 6), ("name", 1, 11)]
+    assert _positions(parse_expr("((x)).y")) == [("attr", 1, 1), ("name", 1, 3)]
+    assert _positions(parse_expr("(l)[0] == 1 and (p) or q")) == [
+        ("or", 1, 1), ("and", 1, 1), ("cmp", 1, 1), ("index", 1, 1), ("name", 1, 2), ("const", 1, 5),
+        ("const", 1, 11), ("name", 1, 18), ("name", 1, 24)]
+    assert _positions(parse_expr(" (a)")) == [("name", 1, 3)]
+
+
+def test_statements_begin_at_their_first_word():
+    text = "let x = 1\n  score[me] += (2)\nif x { f(by=me) } else { emit e(n=-x) }"
+    assert _positions(parse(text)) == [
+        ("block", 1, 1), ("let", 1, 1), ("const", 1, 9), ("assign", 2, 3), ("name", 2, 9), ("const", 2, 17),
+        ("if", 3, 1), ("name", 3, 4), ("block", 3, 6), ("call", 3, 8), ("name", 3, 13),
+        ("block", 3, 24), ("emit", 3, 26), ("neg", 3, 35), ("name", 3, 36)]
+    assert _positions(parse("")) == [("block", 1, 1)]
+    assert _positions(parse("\n\n  # nothing")) == [("block", 1, 1)]
+
+
+def test_a_number_too_long_to_read_is_reported_after_the_syntax_errors():
+    with pytest.raises(DSLSyntaxError) as e:
+        parse("let x = " + "1" * 5000)
+    assert e.value.message.startswith("cannot read a value") and (e.value.line, e.value.col) == (1, 1)
+    with pytest.raises(DSLSyntaxError) as e:  # the unbalanced ')' is found first
+        parse("let x = " + "1" * 5000 + " )")
+    assert e.value.message == "unexpected ')'" and e.value.col == 5010
+
+
+def test_a_deep_text_is_refused_by_its_height():
+    with pytest.raises(DSLSyntaxError) as e:
+        parse_expr("(" * 3000 + "1" + ")" * 3000 + " + " + "[" * 600 + "1" + "]" * 600)
+    assert "nested more than" in e.value.message
