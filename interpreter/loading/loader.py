@@ -6,36 +6,17 @@ the YAML path it came from, so later checks (names, types, DSL) point at the rig
 from __future__ import annotations
 
 import glob
-import json
 import os
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from ..errors import Diagnostic, did_you_mean
+from .validators import SCHEMA_DIR, _validator, schema  # noqa: F401 (others read schema() here)
 from .yamlsrc import Source
 
-SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
 KINDS = ("game", "board", "cards", "mod", "scenario", "rules")
-
-
-@lru_cache(maxsize=None)
-def schema(kind: str) -> dict:
-    return json.loads((SCHEMA_DIR / f"{kind}.schema.json").read_text())
-
-
-@lru_cache(maxsize=None)
-def _validator(kind: str, definition: str | None = None):
-    """A validator for a kind of file, or for one of its definitions (a part of such a file)."""
-    from jsonschema import Draft7Validator
-    from referencing import Registry, Resource
-
-    registry = Registry().with_resources(
-        (f"{k}.schema.json", Resource.from_contents(schema(k))) for k in ("common", kind))
-    target = schema(kind) if definition is None else {"$ref": f"{kind}.schema.json#/definitions/{definition}"}
-    return Draft7Validator(target, registry=registry)
 
 
 # Texts that passed their schema before (sha256 of schema + text), kept on disk next to the
