@@ -59,3 +59,24 @@ def test_a_deep_text_is_refused_by_its_height():
     with pytest.raises(DSLSyntaxError) as e:
         parse_expr("(" * 3000 + "1" + ")" * 3000 + " + " + "[" * 600 + "1" + "]" * 600)
     assert "nested more than" in e.value.message
+
+
+def test_a_tree_is_at_most_one_taller_than_its_text_is_long():
+    from interpreter.dsl.parse import MAX_DEPTH, height
+
+    texts = ["-" * 498 + "1", "not " * 120 + "x", "[" * 240 + "]" * 240, "f(" * 200 + ")" * 200,
+             "a" + ".b" * 240, "x" + "[0]" * 160, "if (a) { if b { let c = -(-d) } }", "(((((a)))))"]
+    for text in texts:
+        node = parse_expr(text) if not text.startswith("if") else parse(text)
+        assert height(node) <= len(text) + 1, text
+    assert height(parse_expr("-" * 498 + "1")) == MAX_DEPTH - 1
+    with pytest.raises(DSLSyntaxError):
+        parse_expr("-" * 500 + "1")
+
+
+def test_a_tree_pickles_whole():
+    import pickle
+
+    node = parse("let x = [a.b for a in f(1, k='s') if not a] \n emit e(n=-1)")
+    assert _positions(pickle.loads(pickle.dumps(node))) == _positions(node)
+    assert repr(pickle.loads(pickle.dumps(node))) == repr(node)

@@ -26,6 +26,9 @@ class Node:
     def __repr__(self):
         return f"{self.kind}{self.a!r}"
 
+    def __reduce__(self):  # pickled as its four fields (parse cache): faster and smaller than by slots
+        return Node, (self.kind, self.a, self.line, self.col)
+
 
 class DSLSyntaxError(Exception):
     def __init__(self, message, line, col, hint=""):
@@ -351,7 +354,9 @@ def parse(text: str, start: str = "start") -> Node:
     if len(text) > 100_000:
         raise DSLSyntaxError("effect text longer than 100,000 characters", 1, 1, "split it into procedures")
     node = _parse(text, start)  # (an LALR parse does not recurse, however deep the text)
-    if height(node) > MAX_DEPTH:
+    # Every node below the root has a token of its own (a keyword, an operator, a bracket...),
+    # so a tree is at most one taller than its text is long: only long texts are measured.
+    if len(text) >= MAX_DEPTH and height(node) > MAX_DEPTH:
         raise DSLSyntaxError(f"expression nested more than {MAX_DEPTH} levels deep", 1, 1,
                              "split it with let or into functions")
     _note_tree(cache, key, node)  # every accepted tree is kept (written with room to recurse)
