@@ -538,11 +538,20 @@ class Module:
         return self.define(name, "st, fr", [f"_ask(st, fr, {s.moves!r}, {self._opt(s.by)})"], comment)
 
     def s_Branches(self, s, name, comment):
+        """one_of / may / any_order: a table of (branch, block) and a function listing the
+        branches whose condition holds (one call, not one per branch)."""
         table = self.const_name("[" + ", ".join(
-            f"({n!r}, {self._opt(c)}, {blk.id if blk is not None else None})" for n, c, blk in s.branches) + "]")
-        fname = self.define(name, "st, fr", [f"_branches(st, fr, {s.kind!r}, {s.label!r}, {self._opt(s.by)}, {table})"],
-                            comment)
-        self.parts.append(f"{fname}.branches = {{n: b for n, c, b in {table} if b is not None}}\n"
+            f"({n!r}, {blk.id if blk is not None else None})" for n, c, blk in s.branches) + "]")
+        lines = ["out = []"]
+        for n, c, blk in s.branches:
+            if c is None:
+                lines.append(f"out.append({n!r})")
+            else:
+                lines += [f"if {self.expr(c)}:", f"    out.append({n!r})"]
+        offered = self.define(self.fresh("o_"), "st, env", lines + ["return out"], f"{comment}: the branches offered")
+        fname = self.define(name, "st, fr", [f"_branches(st, fr, {s.kind!r}, {s.label!r}, {self._opt(s.by)}, "
+                                             f"{table}, {offered})"], comment)
+        self.parts.append(f"{fname}.branches = {{n: b for n, b in {table} if b is not None}}\n"
                           f"{fname}.logged = {s.kind == 'one_of'}\n")
         return fname
 

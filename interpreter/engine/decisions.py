@@ -112,31 +112,34 @@ def choose(st, fr, var, options, where, by, label, optional, about):
         st.pending["about"] = about(st, env)
 
 
-def branches(st, fr, kind, label, by, table):
-    """one_of / may: the branches whose condition holds are offered (one alone is taken).
-    any_order: each branch once, in the order the player picks (the ones left live in aux)."""
+def branches(st, fr, kind, label, by, table, offered):
+    """one_of / may: the branches whose condition holds (offered) are offered (one alone is
+    taken). any_order: each branch once, in the order the player picks (the ones left live in
+    aux). table: [(branch, block or None)]."""
     env = fr[2]
     if kind == "any_order":
         if fr[3] is None:
-            fr[3] = [n for n, c, b in table]
-        opts = [n for n, c, b in table if n in fr[3] and (c is None or c(st, env))]
+            fr[3] = [n for n, b in table]
+        left = fr[3]
+        opts = [n for n in offered(st, env) if n in left]
         if not opts:
             fr[3] = None
             fr[1] += 1
             return
         if len(opts) == 1:
-            fr[3].remove(opts[0])
-            st.stack.append([next(b for n, c, b in table if n == opts[0]), 0, env, None])
+            left.remove(opts[0])
+            st.stack.append([next(b for n, b in table if n == opts[0]), 0, env, None])
             return
         st.pending = {"type": "order", "player": decider(st, env, by),
                       "label": label, "options": opts}
         return
-    opts = [n for n, c, b in table if c is None or c(st, env)]
+    opts = offered(st, env)
     if kind == "one_of" and len(opts) <= 1:
         fr[1] += 1
-        for n, c, b in table:
-            if opts and n == opts[0] and b is not None:
-                st.stack.append([b, 0, env, None])
+        if opts:
+            for n, b in table:
+                if n == opts[0] and b is not None:
+                    st.stack.append([b, 0, env, None])
         return
     st.pending = {"type": "branch", "player": decider(st, env, by),
                   "label": label, "options": opts}
