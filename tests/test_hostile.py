@@ -277,3 +277,20 @@ def test_a_choice_in_a_trigger_without_by_names_its_line(tmp_path):
     assert "game.yaml:83 (trigger edge)" in text and "a decision for none, who is not a player" in text, text
     assert "needs 'by'" in text
     assert st.to_json() == before
+
+
+@pytest.mark.parametrize("flow, error", [
+    ("  log('{}', count(big + big + big + big + big + big))\n", "a list of more than 100,000"),
+    ("  repeat 1000 { log_order = count(big + big + big + big + big) }\n", "work budget"),
+])
+def test_sums_of_long_constant_lists_are_bounded_too(tmp_path, flow, error):
+    """A list the rule names (an enumeration of 20,000 values) added to itself is checked and
+    charged like any list built at run time; only short written lists are not (codegen)."""
+    big = "  big: [" + ", ".join(f"e{i}" for i in range(20000)) + "]\n"
+    game = _toy_with(tmp_path, ("  suits: [cups, swords]\n", "  suits: [cups, swords]\n" + big))
+    text = (game / "game.yaml").read_text()
+    (game / "game.yaml").write_text(text.replace("flow: |\n  shuffle(bag)\n", "flow: |\n" + flow + "  shuffle(bag)\n"))
+    t = time.perf_counter()
+    with pytest.raises(EngineError, match=error):
+        load_game(str(game)).new_game(seed=1)
+    assert time.perf_counter() - t < 5

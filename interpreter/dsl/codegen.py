@@ -43,19 +43,25 @@ def ident(text: str) -> str:
     return re.sub(r"\W", "_", str(text))
 
 
-def literal_list(e) -> bool:
-    """True for a list written out in the rule ([a, b], a constant list), or a choice between
-    such lists (if c then [a] else []), or their sum: its length is bounded by the rule text,
-    as a written list's is, so building it is not charged to the work budget (limits)."""
+SHORT_LIST = 64  # a sum of written lists this long at most is built without charging (x_Arith)
+
+
+def written_length(e):
+    """The most elements a list written out in the rule can hold ([a, b], a constant list, a
+    choice between such lists: if c then [a] else [], their sum), or None for any other list.
+    Such a list is no longer than its text says, as a written list is: building one short
+    enough is not charged to the work budget (limits)."""
     if isinstance(e, ir.ListOf):
-        return True
+        return len(e.items)
     if isinstance(e, ir.Const):
-        return type(e.value) is list
+        return len(e.value) if type(e.value) is list else None
     if isinstance(e, ir.IfExpr):
-        return literal_list(e.then) and literal_list(e.other)
-    if isinstance(e, ir.Arith):
-        return all(op == "+" for op in e.ops) and all(literal_list(x) for x in e.operands)
-    return False
+        a, b = written_length(e.then), written_length(e.other)
+        return None if a is None or b is None else max(a, b)
+    if isinstance(e, ir.Arith) and all(op == "+" for op in e.ops):
+        parts = [written_length(x) for x in e.operands]
+        return None if None in parts else sum(parts)
+    return None
 
 
 class Module:
@@ -172,15 +178,16 @@ class Module:
     def x_Arith(self, e):
         code = self.expr(e.operands[0])
         acc = e.operands[0].type
-        written = literal_list(e.operands[0])  # a list as long as the rule text says, at most
+        written = written_length(e.operands[0])  # (a short list the rule writes out: written_length)
         for op, part in zip(e.ops, e.operands[1:]):
             g = self.expr(part)
             if code.count("(") > 4 * HOIST_EVERY:  # a long chain: keep it shallow
                 code = self.hoist(code)
-            written = written and op == "+" and literal_list(part)
+            more = written_length(part) if op == "+" and written is not None else None
+            written = None if more is None else written + more
             if op == "*":
                 code = f"_mul(st, {code}, {g})"
-            elif written:  # lists the rule writes out: no longer than a written list (not charged)
+            elif written is not None and written <= SHORT_LIST:  # as cheap as a written list
                 code = f"({code} + {g})"
             elif op == "+" and (acc != "int" or part.type != "int"):  # may be lists or texts
                 code = f"_add(st, {code}, {g})"
