@@ -263,3 +263,53 @@ def test_reveal_to_a_card_in_another_players_hand_and_known_to():
     assert not known_to(st, st.zones["hand.red"][0], "blue")
     st.apply(f"pick:{st.zones['hand.blue'][0]}")       # blue plays it: it moves, face up for all
     assert known_to(st, card, "red") and card not in st.shown
+
+
+def _toy_variant(tmp_path, old, new):
+    import shutil
+
+    game = tmp_path / "toy"
+    shutil.copytree(TOY, game, ignore=shutil.ignore_patterns("mods"))
+    text = (game / "game.yaml").read_text()
+    assert old in text
+    (game / "game.yaml").write_text(text.replace(old, new))
+    return load_game(str(game))
+
+
+STEPS = """      any_order steps {
+        a { log_order = log_order * 10 + 1 }
+        b { log_order = log_order * 10 + 2 }
+        c if false { log_order = 99 }
+      }"""
+
+
+def test_any_order_tests_the_conditions_of_the_branches_left_only(tmp_path):
+    """Branch a's condition fails once a has run (6 / 0): it is not tested again, so b and c
+    run in turn without error. At first only a's holds: it runs without asking."""
+    game = _toy_variant(tmp_path, STEPS, """      any_order steps {
+        a if 6 / (log_order + 1) > 0 { log_order = -1 }
+        b if log_order == -1 { log_order = -10 }
+        c if log_order == -10 or log_order == -1 { log_order = -100 }
+      }""")
+    st = game.new_game(seed=1)
+    st.apply("order_test")
+    assert st.vars["log_order"] == -1
+    assert [a.id for a in st.legal_actions()] == ["order:steps:b", "order:steps:c"]
+    st.apply("order:steps:b")  # c, the last one left, runs at once
+    assert st.vars["log_order"] == -100 and st.current_player == "blue"
+
+
+def test_a_choice_and_an_order_with_one_label_keep_their_own_actions(tmp_path):
+    """A choice labelled like an any_order: each decision lists its own action ids and texts
+    (the Actions kept for reuse are filed by the kind of decision too)."""
+    game = _toy_variant(tmp_path, STEPS, """      choose r in regions() label order
+      any_order order {
+        north { log_order = 1 }
+        south { log_order = 2 }
+      }""")
+    st = game.new_game(seed=3)
+    st.apply("order_test")
+    assert "choose:order:north" in [a.id for a in st.legal_actions()]
+    st.apply("choose:order:north")
+    assert [(a.id, a.label) for a in st.legal_actions()] == [
+        ("order:order:north", "order: north next"), ("order:order:south", "order: south next")]

@@ -550,12 +550,15 @@ class Module:
         table = self.const_name("[" + ", ".join(
             f"({n!r}, {blk.id if blk is not None else None})" for n, c, blk in s.branches) + "]")
         lines = ["out = []"]
+        left = s.kind == "any_order"  # (only the branches not yet taken: their conditions alone are tested)
         for n, c, blk in s.branches:
-            if c is None:
-                lines.append(f"out.append({n!r})")
+            tests = ([f"{n!r} in left"] if left else []) + ([self.expr(c)] if c is not None else [])
+            if tests:
+                lines += [f"if {' and '.join(tests)}:", f"    out.append({n!r})"]
             else:
-                lines += [f"if {self.expr(c)}:", f"    out.append({n!r})"]
-        offered = self.define(self.fresh("o_"), "st, env", lines + ["return out"], f"{comment}: the branches offered")
+                lines.append(f"out.append({n!r})")
+        offered = self.define(self.fresh("o_"), "st, env, left" if left else "st, env", lines + ["return out"],
+                              f"{comment}: the branches offered")
         fname = self.define(name, "st, fr", [f"_branches(st, fr, {s.kind!r}, {s.label!r}, {self._opt(s.by)}, "
                                              f"{table}, {offered})"], comment)
         self.parts.append(f"{fname}.branches = {{n: b for n, b in {table} if b is not None}}\n"

@@ -115,13 +115,13 @@ def choose(st, fr, var, options, where, by, label, optional, about):
 def branches(st, fr, kind, label, by, table, offered):
     """one_of / may: the branches whose condition holds (offered) are offered (one alone is
     taken). any_order: each branch once, in the order the player picks (the ones left live in
-    aux). table: [(branch, block or None)]."""
+    aux: offered tests only theirs). table: [(branch, block or None)]."""
     env = fr[2]
     if kind == "any_order":
         if fr[3] is None:
             fr[3] = [n for n, b in table]
         left = fr[3]
-        opts = [n for n in offered(st, env) if n in left]
+        opts = offered(st, env, left)  # (the conditions of branches already taken are not tested)
         if not opts:
             fr[3] = None
             fr[1] += 1
@@ -168,14 +168,13 @@ def actions(st) -> dict:
     elif t == "choose":
         label = p["label"]
         text = label if p.get("about") is None else f"{label} ({rules.display(p['about'])})"
-        made = _made(rules, (label, text, player))  # an Action is never changed once built: reused
+        made = _made(rules, ("choose", label, text, player))  # an Action never changes once built: reused
         for v in p["options"]:
             if type(v) is str:  # (an item, a region, a player...: 1 and True would be one key)
                 a = made.get(v)
                 if a is None:
                     a = Action(f"choose:{label}:{v}", text, player, v, rules)
-                    if len(made) < 100_000:
-                        made[v] = a
+                    _keep(rules, made, v, a)
             else:
                 a = Action(f"choose:{label}:{fmt_value(v)}", text, player, v, rules)
             out[a.id] = a
@@ -192,21 +191,27 @@ def actions(st) -> dict:
                     a = Action(f"choose:{label}:{b}", f"{label}: {b}", player, b)
                 else:
                     a = Action(f"order:{label}:{b}", f"{label}: {b} next", player, b)
-                if len(made) < 100_000:
-                    made[b] = a
+                _keep(rules, made, b, a)
             out[a.id] = a
     return out
 
 
 def _made(rules, key) -> dict:
-    """The Actions built for the options of one kind of decision (choice label and text, or
-    branch kind and label) and one player, by option: kept with the rules, up to a bound."""
+    """The Actions built for the options of one decision (("choose", label, text, player) or
+    (branch or order, label, player)), by option: kept with the rules while there is room."""
     made = rules.choice_actions.get(key)
     if made is None:
         made = {}
-        if len(rules.choice_actions) < 10_000:
+        if rules.choice_room > 0:
+            rules.choice_room -= 1
             rules.choice_actions[key] = made
     return made
+
+
+def _keep(rules, made: dict, option, a) -> None:
+    if rules.choice_room > 0:  # (a bound on them all: texts shown in a choice may vary without end)
+        rules.choice_room -= 1
+        made[option] = a
 
 
 def take(st, a: Action) -> None:

@@ -118,6 +118,7 @@ class Rules:
         self.moves: dict = {}
         self.triggers: list = []
         self.choice_actions: dict = {}  # the Actions of choices, built once: by decision, then option (decisions._made)
+        self.choice_room = 100_000      # ... how many more may be kept
         self.on_write: dict = {}  # a set of channels written (a mask) -> (memo keys made stale, memo keys
         # stale at the places pieces moved from and to, triggers due): vm.wrote
         self.memo_masks: dict = {}  # a memoised function's key in st._memo (its number) -> its read mask (codegen)
