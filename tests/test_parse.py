@@ -80,3 +80,45 @@ def test_a_tree_pickles_whole():
     node = parse("let x = [a.b for a in f(1, k='s') if not a] \n emit e(n=-1)")
     assert _positions(pickle.loads(pickle.dumps(node))) == _positions(node)
     assert repr(pickle.loads(pickle.dumps(node))) == repr(node)
+
+
+def test_named_arguments_count_in_a_tree_s_height():
+    with pytest.raises(DSLSyntaxError) as e:
+        parse_expr("f(x=" * 600 + "1" + ")" * 600)
+    assert "nested more than" in e.value.message
+    assert parse_expr("f(x=" * 100 + "1" + ")" * 100)
+
+
+def test_parses_in_threads_keep_their_own_results():
+    """The web server loads games in threads: two parses at once keep their own state (a number
+    too long to read in one text is that text's error, never the other's)."""
+    import threading
+
+    from interpreter.dsl.parse import _parse
+
+    good, bad = "let x = 1 + 2 * 3", "let x = " + "9" * 5000
+    wrong = []
+
+    def work(text, fails):
+        for _ in range(150):
+            try:
+                _parse(text, "start")
+                ok = True
+            except DSLSyntaxError:
+                ok = False
+            if ok == fails:
+                wrong.append(text[:12])
+
+    import sys
+
+    threads = [threading.Thread(target=work, args=(good, False)), threading.Thread(target=work, args=(bad, True))]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # the threads take turns as often as they can
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert wrong == []

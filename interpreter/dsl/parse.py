@@ -2,11 +2,15 @@
 
 The Lark parser is built once per process from ``grammar/effects.lark`` and cached on
 disk under the user's cache directory, so construction costs a few milliseconds.
+
+Why this module is large: the AST is built while Lark parses, by one short callback per rule
+of the grammar (``_Rules``), in the grammar's order; split off, the parser would be two halves.
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from pathlib import Path
 
 from .treecache import cache_scope, deep_recursion, load as _load_ast_cache, note as _note_tree, save_ast_cache  # noqa: F401
@@ -378,6 +382,8 @@ def height(node) -> int:
             stack.extend((c, h + 1) for c in x.a)
         elif isinstance(x, (list, tuple)):
             stack.extend((c, h) for c in x)
+        elif isinstance(x, dict):  # a call's named arguments
+            stack.extend((c, h) for c in x.values())
     return best
 
 
@@ -387,10 +393,14 @@ def _parse(text: str, start: str) -> Node:
 
     parser = get_parser()
     rules = _parsers["rules"]
-    rules.reset()
-    try:
-        node = parser.parse(text, start=start)
-    except UnexpectedInput as exc:
+    with _ONE_PARSE:  # the callbacks keep the parse's own state (_Rules): one parse at a time
+        rules.reset()
+        try:
+            node, exc = parser.parse(text, start=start), None
+        except UnexpectedInput as failed:
+            exc = failed
+        bad = rules.bad_number
+    if exc is not None:
         line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
         if isinstance(exc, UnexpectedCharacters):
             ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
@@ -409,10 +419,12 @@ def _parse(text: str, start: str) -> Node:
             raise DSLSyntaxError(f"unexpected {got!r}", line, col,
                                  "expected " + ", ".join(expected) if expected else "") from None
         raise DSLSyntaxError(str(exc), line, col) from None
-    if rules.bad_number is not None:
-        raise DSLSyntaxError(f"cannot read a value: {rules.bad_number}", 1, 1,
-                             "numbers have at most a few thousand digits")
+    if bad is not None:
+        raise DSLSyntaxError(f"cannot read a value: {bad}", 1, 1, "numbers have at most a few thousand digits")
     return node
+
+
+_ONE_PARSE = threading.Lock()
 
 
 def parse_expr(text: str) -> Node:
