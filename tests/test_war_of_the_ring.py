@@ -570,6 +570,21 @@ def test_figure_totals_are_the_published_ones(wotr):
     assert st.pieces[("elite", "elves", "supply")] == 4 and st.pieces[("leader", "dwarves", "supply")] == 3
 
 
+def test_occupied_places_follow_edits_and_clones(wotr):
+    """The engine's index behind occupied() (the regions holding a kind and owner's pieces)
+    follows a scenario's edit of the pieces and a clone's own moves."""
+    from interpreter.engine.primitives import _occupied, shift_pieces
+
+    st = wotr.new_game(seed=1)
+    before = _occupied(st, ["regular"], ["gondor"])
+    free = next(r for r in wotr.rules.region_order if r not in before)
+    st.edit({"pieces": [{"kind": "regular", "owner": "gondor", "at": free, "count": 1}]})
+    assert free in _occupied(st, ["regular"], ["gondor"])
+    copy = st.clone()
+    shift_pieces(copy, "regular", "gondor", 1, free, "supply")
+    assert free not in _occupied(copy, ["regular"], ["gondor"]) and free in _occupied(st, ["regular"], ["gondor"])
+
+
 def test_invariants_catch_a_broken_state(wotr):
     """The checker itself: a lost figure, a duplicated card and an over-stacked region fail."""
     from interpreter.scenario import put_item

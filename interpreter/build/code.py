@@ -332,7 +332,7 @@ class Coder:
         for fn in functions.values():  # which functions are trivial: before any is rewritten
             # (nor is one memoised that is given a list: a list is no key, and making one of
             # it costs more than its value is likely to be found again)
-            fn.memo = not trivial(fn, functions) and fn.name not in listed if fn.body is not None else False
+            fn.memo = (not trivial(fn, functions) and fn.name not in listed) if fn.body is not None else False
         opt = Optimiser(functions)
         for fn in functions.values():
             if fn.body is not None:
