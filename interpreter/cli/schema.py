@@ -8,7 +8,8 @@ from .common import UsageError
 
 
 def run(args) -> int:
-    from ..loading.loader import KINDS, schema
+    from ..loading.loader import KINDS
+    from ..loading.validators import schema
 
     kind = args.kind
     if kind == "dsl":

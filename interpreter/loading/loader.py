@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Diagnostic, did_you_mean
-from .validators import SCHEMA_DIR, _validator, schema  # noqa: F401 (others read schema() here)
+from .validators import SCHEMA_DIR, _validator
 from .yamlsrc import Source
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "games"

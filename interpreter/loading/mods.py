@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Diagnostic, did_you_mean
-from .loader import Entry, Spec, _display, check_schema, include_files, is_bare_name, read_source, schema
+from .loader import Entry, Spec, _display, check_schema, include_files, is_bare_name, read_source
+from .validators import schema
 from .yamlsrc import Source
 
 OPS = ("remove", "replace", "patch", "add")  # the order a mod's overlays apply in
