@@ -1,1 +1,1 @@
-"""The effect language: parse -> check -> compile to closures."""
+"""The effect language: parse -> check (a typed IR) -> optimise -> generate one Python module per game."""
