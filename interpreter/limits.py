@@ -1,8 +1,9 @@
 """The bounds every rule runs within, so no rule file (a stranger's mod included) can hang the
 engine or exhaust the machine's memory.
 
-* Steps: at most ``MAX_STEPS`` between two decisions (``engine.vm``: a step is a frame coming up
-  to run, e.g. each pass of a loop's body, each procedure call).
+* Steps: at most ``MAX_STEPS`` between two decisions (``engine.vm``: a step is a call of the top
+  frame's next statement, or run of statements, e.g. each pass of a loop's body, each procedure
+  call, each end of a block).
 * Work: every element a rule walks or builds draws on ``st.work`` — each element of a list a
   comprehension walks, each number of a ``range``, each element or character of a list or text
   built by ``+``, ``*`` or ``flatten``, each symbol a cost expands into. ``WORK_LIMIT`` units

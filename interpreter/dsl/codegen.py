@@ -39,6 +39,15 @@ class GeneratedCodeError(Exception):
     """Python refused the code generated for a rule (too long)."""
 
 
+# The last statement of a block done: its frame leaves the stack at once, unless a write is
+# still to be settled (vm.run settles it first: a trigger it fires runs above the finished
+# frame, which the block's end (vm.end) then takes away, as it does a frame whose last
+# statement pushed one). The stack is the same at every decision as when every finished
+# frame waited for its end: saves do not change.
+END_RUN = ["if not st.dirty:  # the block is done", "    st.stack.pop()"]
+END_ONE = ["if st.dirty:", "    fr[1] += 1", "else:  # the block is done", "    st.stack.pop()"]
+
+
 def ident(text: str) -> str:
     return re.sub(r"\W", "_", str(text))
 
@@ -322,7 +331,8 @@ class Module:
     # ------------------------------------------------------------ statements
     def block(self, b: ir.Block) -> str:
         """The statements of a block, as a list of functions (returned as code): a run of two
-        or more statements that can be fused is one function, at every position of the run."""
+        or more statements that can be fused is one function, at every position of the run;
+        then the block's end (``vm.end``), which takes away a frame whose statements are done."""
         names = []
         stmts = b.stmts
         i = 0
@@ -336,7 +346,7 @@ class Module:
             else:
                 names.append(self.statement(b, i))
                 i += 1
-        return "[" + ", ".join(names) + "]"
+        return "[" + ", ".join(names + ["_end"]) + "]"  # (vm.end: the frame of a block done leaves)
 
     @staticmethod
     def simple(s) -> bool:
@@ -444,6 +454,8 @@ class Module:
                 lines += ["if st.dirty and _settle(st):", "    return"]
             body.append(f"if pc <= {k}:  # {self._comment(b, s)}")
             body += ["    " + ln for ln in lines]
+        if j == len(b.stmts):
+            body += END_RUN
         return self.define(f"s_{b.id}_{i}", "st, fr", body, f"statements {i}-{j - 1} of block {b.id}")
 
     def statement(self, b, k) -> str:
@@ -452,7 +464,8 @@ class Module:
         comment = self._comment(b, s)
         if self.simple(s):
             lines, _ = self.simple_code(s)
-            return self.define(name, "st, fr", ["env = fr[2]", *lines, "fr[1] += 1"], comment)
+            end = END_ONE if k == len(b.stmts) - 1 else ["fr[1] += 1"]
+            return self.define(name, "st, fr", ["env = fr[2]", *lines, *end], comment)
         if isinstance(s, ir.CallProc):
             return self.s_CallProc(s, name, comment, k == len(b.stmts) - 1)
         m = getattr(self, "s_" + type(s).__name__)

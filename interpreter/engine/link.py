@@ -37,7 +37,7 @@ def namespace(rules, decl) -> dict:
         "_emit": vm.emit, "_ret": runtime.ret, "_MISS": runtime.MISSING,
         "_frozen": runtime.frozen,
         "_choose": decisions.choose, "_ask": decisions.ask, "_branches": decisions.branches,
-        "_Action": decisions.Action, "_same_id": decisions.same_id, "_dispatch": vm.dispatch,
+        "_Action": decisions.Action, "_same_id": decisions.same_id, "_dispatch": vm.dispatch, "_end": vm.end,
         "_fmt": fmt_value, "_new_action": decisions.new_action, "_MOVES": rules.moves, "_RULES": rules,
     }
     for name, impl in IMPL.items():

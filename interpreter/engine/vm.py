@@ -1,7 +1,9 @@
 """The interpreter loop: run frames until the game needs a decision or ends.
 
-A frame is ``[block id, pc, env, aux]``. Each compiled statement advances its frame's
-pc or pushes new frames (a branch, a loop body, a procedure, a card's effect, a trigger).
+A frame is ``[block id, pc, env, aux]``; the loop calls the statement at the top frame's pc.
+Each compiled statement advances its frame's pc or pushes new frames (a branch, a loop body,
+a procedure, a card's effect, a trigger); a block's last statement, or its end, takes the
+frame away.
 A statement that needs a decision stores it in ``state.pending`` and leaves its pc in
 place; applying an action completes that statement and the loop goes on.
 
@@ -18,36 +20,33 @@ from ..limits import MAX_STEPS
 _STEPS = range(MAX_STEPS)
 
 
+def end(st, fr) -> None:
+    """The end of every block (codegen.Module.block): the frame is done and leaves the stack
+    (a block's last statement takes its frame away itself when it can: codegen END_RUN)."""
+    st.stack.pop()
+
+
 def run(st) -> None:
     stack = st.stack
     blocks = st.rules.blocks
     st.work = 0
-    fr = blk = None
-    pc = 0
+    fr = None
     try:
-        for _ in _STEPS:  # a step: a frame coming up to run (a loop's body is a frame of its own)
+        for _ in _STEPS:  # a step: the top frame's statement at its pc (a run of statements is one)
             if not stack or st.pending is not None:
                 break
             fr = stack[-1]
-            blk = blocks[fr[0]]
-            n = len(blk)
-            pc = fr[1]
-            while pc < n:  # the top frame's statements, until it ends or another frame comes up
-                blk[pc](st, fr)
-                if st.dirty:
-                    wrote(st)
-                if st.pending is not None or not stack or stack[-1] is not fr:
-                    break
-                pc = fr[1]
-            else:
-                stack.pop()
+            blocks[fr[0]][fr[1]](st, fr)
+            if st.dirty:
+                wrote(st)
         else:
             raise EngineError(f"step budget of {MAX_STEPS} exceeded: a rule loops without asking anything")
     except EngineError:
         raise
     except Exception as exc:  # a rule failed: say where and what, in the language's terms
-        # (a run of statements keeps fr[1] on the one it is carrying out)
-        at = fr[1] if 0 <= fr[1] < len(blk) else pc
+        # (a run of statements keeps fr[1] on the one it is carrying out; past the last one, the
+        # last one is named)
+        at = min(fr[1], len(blocks[fr[0]]) - 2)
         raise EngineError(st.rules.failure(st.rules.where(fr[0], at), exc, st)) from None
     if not stack and st.pending is None and not st.over:
         st.over = True
@@ -247,4 +246,4 @@ def dispatch(st, fr) -> None:
             fr[3] = [name, args, me, i, present]
             st.stack.append([block, 0, env, None])
             return
-    fr[1] += 1
+    st.stack.pop()  # every listener had its turn

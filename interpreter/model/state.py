@@ -217,7 +217,7 @@ class State:
             envs = [dict(e) for e in d["envs"]]
             st.stack = []
             for block, pc, ei, aux in d["stack"]:
-                if not (0 <= block < len(rules.blocks)) or not (0 <= pc <= len(rules.blocks[block])):
+                if not (0 <= block < len(rules.blocks)) or not (0 <= pc < len(rules.blocks[block])):
                     raise SaveError("corrupt interpreter stack in save")
                 st.stack.append([block, pc, envs[ei], aux])
             st.pending = d["pending"]
