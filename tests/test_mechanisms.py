@@ -313,3 +313,30 @@ def test_a_choice_and_an_order_with_one_label_keep_their_own_actions(tmp_path):
     st.apply("choose:order:north")
     assert [(a.id, a.label) for a in st.legal_actions()] == [
         ("order:order:north", "order: north next"), ("order:order:south", "order: south next")]
+
+
+def test_a_trigger_fired_by_a_blocks_last_write_runs_above_the_finished_frame(tmp_path):
+    """A block's last statement writes and a trigger fires that asks a player: the trigger runs
+    above the finished frame, which leaves only after it (vm.end). The stack at that decision is
+    part of a save: it stays as it was before the loop took finished frames away itself
+    (codegen END_RUN), so saves made before load the same. Then play goes on as before."""
+    _toy_variant(tmp_path, """  pass:
+    do: log('{} passes', me)""", """  pass:
+    do: |
+      log('{} passes', me)
+      move_top(hand[me], table, 1)""")
+    text = (tmp_path / "toy" / "game.yaml").read_text()
+    (tmp_path / "toy" / "game.yaml").write_text(text.replace(
+        "    once: false\n    do: edge_hits += 1",
+        "    once: false\n    do: |\n      choose r in regions() by blue label edge_pick\n      edge_hits += 1"))
+    game = load_game(str(tmp_path / "toy"))
+    st = game.new_game(seed=1)
+    flow_frames = len(st.stack)
+    st.apply("pass")                       # red's chip goes to the table: 1 chip, odd: the trigger asks
+    assert st.pending["label"] == "edge_pick" and st.current_player == "blue"
+    moved = st.stack[-2]                   # the move's frame, its two statements done
+    assert len(st.stack) == flow_frames + 2 and moved[1] == 2
+    assert game.state_from_json(st.to_json()).to_json() == st.to_json()
+    st.apply("choose:edge_pick:north")
+    assert st.vars["edge_hits"] == 1 and len(st.stack) == flow_frames
+    assert st.pending["type"] == "ask" and st.current_player == "blue"
