@@ -340,3 +340,70 @@ def test_a_trigger_fired_by_a_blocks_last_write_runs_above_the_finished_frame(tm
     st.apply("choose:edge_pick:north")
     assert st.vars["edge_hits"] == 1 and len(st.stack) == flow_frames
     assert st.pending["type"] == "ask" and st.current_player == "blue"
+
+
+ONE_OF = """  pass:
+    do: log('{} passes', me)"""
+ONE_OF_MOVE = """  pass:
+    do: |
+      one_of mood {
+        cheer { log_order = 1 }
+        sulk { log_order = 2 }
+        rest { log_order = 3 }
+      }
+      if log_order == 3 { end_game([me], 'rested') }"""
+
+
+def _toy_with_display(tmp_path, display: str):
+    game = tmp_path / "toy"
+    _toy_variant(tmp_path, ONE_OF, ONE_OF_MOVE)
+    text = (game / "game.yaml").read_text().replace("display:\n", "display:\n" + display, 1)
+    (game / "game.yaml").write_text(text)
+    return game
+
+
+def test_display_choices_and_victories_say_in_words_what_was_chosen_and_won(tmp_path):
+    """display: choices: is how a one_of's branch reads in the log ({} the player who chose; an
+    empty text logs nothing); display: victories: how a victory reads. Without them the log keeps
+    the raw label and branch, as before (saves of games without them do not change)."""
+    game = load_game(str(_toy_with_display(tmp_path, """  choices:
+    mood: {cheer: '{} cheers up', sulk: ''}
+  victories:
+    rested: a good night's sleep
+""")))
+    st = game.new_game(seed=1)
+    st.apply("pass")
+    st.apply("choose:mood:cheer")
+    assert st.log_for()[-1] == "red cheers up"
+    st.apply("pass")
+    n = len(st.log_for())
+    st.apply("choose:mood:sulk")                       # an empty text: nothing logged
+    assert len(st.log_for()) == n and st.vars["log_order"] == 2
+    st.apply("pass")
+    st.apply("choose:mood:rest")                       # no text for rest: the raw line
+    assert st.log_for()[-2:] == ["red: mood: rest", "game over: red wins (a good night's sleep)"]
+    plain = load_game(str(_toy_with_display(tmp_path / "plain", "")))
+    st = plain.new_game(seed=1)
+    st.apply("pass")
+    st.apply("choose:mood:rest")
+    assert st.log_for()[-2:] == ["red: mood: rest", "game over: red wins (rested)"]
+
+
+def test_display_choices_and_victories_must_name_what_the_rules_have(tmp_path):
+    from interpreter import check_game
+
+    diags = check_game(str(_toy_with_display(tmp_path, """  choices:
+    moood: {cheer: x}
+    mood: {cheeer: x}
+  victories:
+    rested_well: x
+""")))
+    got = {(d.code, d.message) for d in diags}
+    assert ("E306", "no one_of is labelled 'moood'") in got
+    assert ("E306", "one_of mood has no branch 'cheeer'") in got
+    assert ("E306", "no end_game names the victory 'rested_well'") in got
+    hints = " ".join(d.hint for d in diags)
+    assert "mood" in hints and "cheer" in hints and "rested" in hints
+    lines = (tmp_path / "toy" / "game.yaml").read_text().splitlines()
+    by = {d.message: lines[d.line - 1] for d in diags if d.code == "E306"}
+    assert "moood" in by["no one_of is labelled 'moood'"] and "cheeer" in by["one_of mood has no branch 'cheeer'"]

@@ -65,6 +65,7 @@ class Builder(Declarer, Coder, Linter):
         step(self._listeners, g, gs)
         step(self._item_code)
         step(self._flow_display_agent, g, gs)
+        step(self._log_texts, g, gs)
         step(self.c.check_calls)
         step(self._warnings)
         if not any(d.severity == "error" for d in spec.diags):

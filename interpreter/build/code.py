@@ -8,6 +8,7 @@ from __future__ import annotations
 import linecache
 import string
 
+from ..dsl import ir
 from ..dsl.codegen import Module
 from ..dsl.ir import ANY
 from ..dsl.optimise import Optimiser, located, trivial
@@ -305,6 +306,44 @@ class Coder:
         if ev is not None:
             r.evaluate = self.later(self.c.expr_text(ev, self.src(gs, ("agent", "evaluate"), "agent evaluation"),
                                                      {"me": ("local", "me", "player")}), "agent evaluation")
+
+    def _log_texts(self, g, gs):
+        """display: choices: and victories: how the log reads a public choice (a one_of's branch)
+        and a kind of victory. Each names a one_of label and branch, or a victory, of these rules
+        (every effect is checked by now)."""
+        disp = g.get("display") or {}
+        r = self.r
+        branches, victories, any_victory = {}, set(), False
+        for b in self.c.blocks:
+            for s in b.stmts:
+                if isinstance(s, ir.Branches) and s.kind == "one_of":
+                    branches.setdefault(s.label, set()).update(n for n, _, _ in s.branches)
+                elif isinstance(s, ir.Do) and s.name == "end_game" and len(s.args) > 1:
+                    v = s.args[1]
+                    if isinstance(v, ir.Const) and isinstance(v.value, str):
+                        victories.add(v.value)
+                    else:  # a victory worked out while playing: any name may be one
+                        any_victory = True
+        for label, texts in (disp.get("choices") or {}).items():
+            at = ("display", "choices", label)
+            if label not in branches:
+                self.err(gs, at, "E306", f"no one_of is labelled '{label}'",
+                         did_you_mean(label, branches) or "choices: are the branches of a one_of, by its label",
+                         key=True)
+                continue
+            for branch, text in (texts or {}).items():
+                if branch not in branches[label]:
+                    self.err(gs, at + (branch,), "E306", f"one_of {label} has no branch '{branch}'",
+                             did_you_mean(branch, branches[label]) or f"its branches: {', '.join(sorted(branches[label]))}",
+                             key=True)
+                else:
+                    r.choice_log[(label, branch)] = str(text)
+        for v, text in (disp.get("victories") or {}).items():
+            if not any_victory and v not in victories:
+                self.err(gs, ("display", "victories", v), "E306", f"no end_game names the victory '{v}'",
+                         did_you_mean(v, victories) or "victories: are end_game's second arguments", key=True)
+            else:
+                r.victory_names[v] = str(text)
 
     # ------------------------------------------------------------------ module
     def _where(self, src, line=1, col=1) -> str:

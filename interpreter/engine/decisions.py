@@ -237,7 +237,11 @@ def take(st, a: Action) -> None:
         fr[1] += 1
         stmt = rules.blocks[fr[0]][fr[1] - 1]
         if stmt.logged:  # a one_of's branch is a public choice, like a move
-            st.say(f"{a.player}: {p['label']}: {a.payload}")
+            text = rules.choice_log.get((p["label"], a.payload))  # (display: choices:)
+            if text is None:
+                st.say(f"{a.player}: {p['label']}: {a.payload}")
+            elif text:
+                st.say((text, (a.player,)))  # written out when read: {} is the player's name
         block = stmt.branches.get(a.payload)
         if block is not None:
             st.stack.append([block, 0, fr[2], None])

@@ -609,20 +609,21 @@ def _end_game(st, winners, victory, scores=None):
         st.scores = dict(zip(st.seats, scores))
     st.stack.clear()
     st.pending = None
-    if type(victory) is str and "{}" not in victory and set(map(type, st.winners)) <= _STR:
+    shown = st.rules.victory_names.get(victory, victory) if type(victory) is str else victory  # (display: victories:)
+    if type(shown) is str and "{" not in shown and "}" not in shown and set(map(type, st.winners)) <= _STR:
         # written out when read (Rules.log_line), as a log(...) line is: the same text
         n = len(st.winners)
         if scores is None:
             args = tuple(st.winners)
-            key = (n, victory, None)
+            key = (n, shown, None)
         else:
             args = (*st.winners, *chain.from_iterable(st.scores.items()))
-            key = (n, victory, len(scores))
+            key = (n, shown, len(scores))
         text = _OVER_TEXT.get(key)
         if text is None:
             who = ("{} wins" if n == 1 else ", ".join(["{}"] * (n - 1)) + " and {} win" if n else "nobody wins")
             points = "" if scores is None else "; " + ", ".join(["{} {}"] * len(scores))
-            text = f"game over: {who} ({victory}){points}"
+            text = f"game over: {who} ({shown}){points}"
             if len(_OVER_TEXT) < 10_000:
                 _OVER_TEXT[key] = text
         if st._shared:
@@ -633,7 +634,7 @@ def _end_game(st, winners, victory, scores=None):
     who = (f"{names[0]} wins" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} win"
            if names else "nobody wins")
     points = "; " + ", ".join(f"{st.rules.display(p)} {v}" for p, v in st.scores.items()) if scores is not None else ""
-    st.say(f"game over: {who} ({victory}){points}")
+    st.say(f"game over: {who} ({shown}){points}")
 
 
 def _log(st, msg, *args):

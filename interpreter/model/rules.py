@@ -137,6 +137,8 @@ class Rules:
         self.default_agents = None  # agent: default
         self.turn_var = None        # turn: the variable naming whose turn it is
         self.names: dict = {}  # display: names (how players and enum values read)
+        self.choice_log: dict = {}  # display: choices: (one_of label, branch) -> how it reads in the log
+        self.victory_names: dict = {}  # display: victories: a victory -> how it reads in the log
         self.hud = {"players": {}, "regions": {}, "zones": [], "player_zones": [], "meters": {}, "prompts": {},
                     "items": {}}  # display: (engine.table turns it into what a table shows)
         self.item_text: dict = {}    # item -> its effect code, as written (for modders)
