@@ -17,10 +17,11 @@ from ..model.rules import Rules
 from . import checked
 from .code import Coder
 from .declare import Declarations, Declarer
+from .display import Displayer
 from .lint import Linter
 
 
-class Builder(Declarer, Coder, Linter):
+class Builder(Declarer, Coder, Displayer, Linter):
     def __init__(self, spec, namespace):
         self.spec = spec
         self.namespace = namespace
@@ -64,7 +65,8 @@ class Builder(Declarer, Coder, Linter):
         step(self._triggers, g, gs)
         step(self._listeners, g, gs)
         step(self._item_code)
-        step(self._flow_display_agent, g, gs)
+        step(self._flow_agent, g, gs)
+        step(self._display, g, gs)
         step(self._log_texts, g, gs)
         step(self.c.check_calls)
         step(self._warnings)

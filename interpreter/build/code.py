@@ -8,7 +8,6 @@ from __future__ import annotations
 import linecache
 import string
 
-from ..dsl import ir
 from ..dsl.codegen import Module
 from ..dsl.ir import ANY
 from ..dsl.optimise import Optimiser, located, trivial
@@ -236,57 +235,11 @@ class Coder:
                     r.item_text[iid] = (r.item_text.get(iid, "") + f"\non {ab.get('event')}{cond}: "
                                         f"{str(ab.get('do', '')).strip()}").strip()
 
-    def _flow_display_agent(self, g, gs):
+    def _flow_agent(self, g, gs):
+        """flow:, turn:, team_decider: and agent: (display: is display.py's)."""
         r = self.r
         if "flow" in g:
             r.flow = self.c.block_text(g["flow"], self.src(gs, ("flow",), "flow"), {"me": ("local", "me", "player")}).id
-        disp = g.get("display") or {}
-        me = {"me": ("local", "me", "player")}
-        for label, text in (disp.get("players") or {}).items():
-            r.hud["players"][label] = self.later(self.c.expr_text(
-                text, self.src(gs, ("display", "players", label), "display"), dict(me)), f"display of {label}")
-        known = (set(r.players) | {v for vals in r.enums.values() for v in vals} | set(r.kinds)
-                 | set(r.zone_families) | set(r.locations))
-        for i, (k, v) in enumerate((disp.get("names") or {}).items()):
-            if k not in known:
-                self.err(gs, ("display", "names", k), "E306",
-                         f"'{k}' is not a player, an enum value, a piece kind, a place or a zone family",
-                         did_you_mean(k, known) or "names: gives these their printed names")
-            r.names[k] = str(v)
-        for name, m in (disp.get("meters") or {}).items():
-            if not isinstance(m, dict) or "value" not in m:
-                continue  # the schema already reported it
-            at = ("display", "meters", name)
-            scope = dict(me)
-            value = self.later(self.c.expr_text(m["value"], self.src(gs, at + ("value",), f"meter {name}"),
-                                                dict(scope)), f"meter {name}")
-            top = (self.later(self.c.expr_text(m["max"], self.src(gs, at + ("max",), f"meter {name}"), dict(scope)),
-                              f"meter {name} max") if "max" in m else None)
-            marks = {int(k): str(v) for k, v in (m.get("marks") or {}).items() if str(k).lstrip("-").isdigit()}
-            r.hud["meters"][name] = {"value": value, "max": top, "per": m.get("per"), "marks": marks,
-                                     "doc": m.get("doc", "")}
-        r.hud["prompts"] = {str(k): str(v) for k, v in (disp.get("prompts") or {}).items()}
-        for t, text in (disp.get("items") or {}).items():
-            if t not in r.item_types:
-                self.err(gs, ("display", "items", t), "E306", f"unknown item type '{t}'",
-                         did_you_mean(t, r.item_types), key=True)
-                continue
-            r.hud["items"][t] = self.later(self.c.expr_text(
-                text, self.src(gs, ("display", "items", t), f"display of {t}"),
-                {"me": ("local", "me", "player"), "this": ("local", "this", "item")}), f"display of {t}")
-        for label, text in (disp.get("regions") or {}).items():
-            r.hud["regions"][label] = self.later(self.c.expr_text(
-                text, self.src(gs, ("display", "regions", label), "display"),
-                {"me": ("local", "me", "player"), "r": ("local", "r", "region")}), f"display of {label}")
-        for i, text in enumerate(disp.get("zones") or []):
-            e = self.c.expr_text(text, self.src(gs, ("display", "zones", i), "display"), dict(me))
-            r.hud["zones"].append((str(text).strip(), self.later(e, "display of a zone")))
-        for i, fam in enumerate(disp.get("player_zones") or []):
-            if fam not in r.zone_families:
-                self.err(gs, ("display", "player_zones", i), "E306", f"unknown zone family '{fam}'",
-                         did_you_mean(fam, r.zone_families))
-            else:
-                r.hud["player_zones"].append(fam)
         turn = g.get("turn")
         if isinstance(turn, str):
             if turn not in r.var_defs:
@@ -306,44 +259,6 @@ class Coder:
         if ev is not None:
             r.evaluate = self.later(self.c.expr_text(ev, self.src(gs, ("agent", "evaluate"), "agent evaluation"),
                                                      {"me": ("local", "me", "player")}), "agent evaluation")
-
-    def _log_texts(self, g, gs):
-        """display: choices: and victories: how the log reads a public choice (a one_of's branch)
-        and a kind of victory. Each names a one_of label and branch, or a victory, of these rules
-        (every effect is checked by now)."""
-        disp = g.get("display") or {}
-        r = self.r
-        branches, victories, any_victory = {}, set(), False
-        for b in self.c.blocks:
-            for s in b.stmts:
-                if isinstance(s, ir.Branches) and s.kind == "one_of":
-                    branches.setdefault(s.label, set()).update(n for n, _, _ in s.branches)
-                elif isinstance(s, ir.Do) and s.name == "end_game" and len(s.args) > 1:
-                    v = s.args[1]
-                    if isinstance(v, ir.Const) and isinstance(v.value, str):
-                        victories.add(v.value)
-                    else:  # a victory worked out while playing: any name may be one
-                        any_victory = True
-        for label, texts in (disp.get("choices") or {}).items():
-            at = ("display", "choices", label)
-            if label not in branches:
-                self.err(gs, at, "E306", f"no one_of is labelled '{label}'",
-                         did_you_mean(label, branches) or "choices: are the branches of a one_of, by its label",
-                         key=True)
-                continue
-            for branch, text in (texts or {}).items():
-                if branch not in branches[label]:
-                    self.err(gs, at + (branch,), "E306", f"one_of {label} has no branch '{branch}'",
-                             did_you_mean(branch, branches[label]) or f"its branches: {', '.join(sorted(branches[label]))}",
-                             key=True)
-                else:
-                    r.choice_log[(label, branch)] = str(text)
-        for v, text in (disp.get("victories") or {}).items():
-            if not any_victory and v not in victories:
-                self.err(gs, ("display", "victories", v), "E306", f"no end_game names the victory '{v}'",
-                         did_you_mean(v, victories) or "victories: are end_game's second arguments", key=True)
-            else:
-                r.victory_names[v] = str(text)
 
     # ------------------------------------------------------------------ module
     def _where(self, src, line=1, col=1) -> str:
