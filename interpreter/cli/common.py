@@ -14,9 +14,16 @@ class UsageError(Exception):
 
 
 def console(stderr=False):
+    """A rich console; written to a file or a pipe (no terminal to fit), as wide as its tables
+    need (up to 200 columns, COLUMNS saying otherwise), so that names are never cut."""
+    import os
+
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False)
+    c = Console(stderr=stderr, highlight=False)
+    if not c.is_terminal and "COLUMNS" not in os.environ:
+        c = Console(stderr=stderr, highlight=False, width=200)
+    return c
 
 
 def escape(text) -> str:
@@ -113,7 +120,9 @@ def seats(game, players) -> tuple:
     try:
         return game.seating(players)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        alone = ("; to play alone, take one seat (--as SEAT, `lotr-rules games` lists them) and the "
+                 "computer plays the others" if str(players).strip() == "1" else "")
+        raise UsageError(f"{exc}{alone}") from None
 
 
 def agent_names(game, text, seated, humans_allowed=False) -> list[str]:

@@ -1,4 +1,4 @@
-"""`lotr-rules games`: the games there are, with their player counts, options and mods."""
+"""`lotr-rules games`: the games there are, with their player counts, seats, options and mods."""
 from __future__ import annotations
 
 from .common import console as _console, escape, known_games
@@ -26,7 +26,8 @@ def run(args) -> int:
             out.append(entry)
             continue
         counts = sorted(r.seats) or [len(r.players)]
-        entry.update(title=r.title, players=counts, default_players=getattr(r, "default_players", None) or max(counts),
+        seats = {n: list(r.seats[n]) for n in counts} if r.seats else {len(r.players): list(r.players)}
+        entry.update(title=r.title, players=counts, seats=seats, default_players=getattr(r, "default_players", None) or max(counts),
                      default_agent=r.default_agents or "random",
                      options={k: {"default": d.get("default"), "choices": d.get("choices"), "doc": d.get("doc", "")}
                               for k, d in r.options.items()})
@@ -37,12 +38,13 @@ def run(args) -> int:
     from rich.table import Table
 
     t = Table(title="games (lotr-rules play GAME)")
-    for col in ("game", "title", "players", "computer plays", "options", "mods"):
+    for col in ("game", "title", "players", "seats (--as SEAT)", "computer plays", "options", "mods"):
         t.add_column(col)
     for e in out:
         opts = "\n".join(f"{k}={'|'.join(map(str, o['choices'])) if o['choices'] else o['default']}"
                          f" (default {o['default']})" for k, o in (e.get("options") or {}).items())
+        seats = "\n".join(f"{n}: {', '.join(s)}" for n, s in (e.get("seats") or {}).items())
         t.add_row(e["game"], escape(e.get("title", "")), e.get("error") or "/".join(map(str, e["players"])),
-                  e.get("default_agent", ""), escape(opts or "-"), ", ".join(e["mods"]) or "-")
+                  escape(seats or "-"), e.get("default_agent", ""), escape(opts or "-"), ", ".join(e["mods"]) or "-")
     _console().print(t)
     return 0

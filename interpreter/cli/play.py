@@ -73,8 +73,8 @@ def add_arguments(p) -> None:
     defaults = ", ".join(f"{g} {a}" for g, a in default_agents().items())
     p.add_argument("game", nargs="?", help="the game (may be left out with --load: the save names it)")
     p.add_argument("--seed", type=int, help="the game's random seed (default: a new one, shown)")
-    p.add_argument("--agents", help="one per seat, or one for all: human, random, greedy, mcts, greedy:DEPTH, "
-                                    "mcts:ITERATIONS (default: you in the first seat against the game's "
+    p.add_argument("--agents", help="one per seat, or one for all: human, random, greedy, mcts, ismcts, greedy:DEPTH, "
+                                    "mcts:ITERATIONS, ismcts:ITERATIONS (default: you in the first seat against the game's "
                                     "default agent on a terminal; the default agent everywhere otherwise). "
                                     f"Default agents: {defaults}")
     p.add_argument("--as", dest="as_seats", metavar="SEAT",

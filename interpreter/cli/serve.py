@@ -17,7 +17,7 @@ def add_arguments(p) -> None:
                         "on your network join with their links)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     p.add_argument("--agents", help="who plays each seat of GAME, one per seat or one for all: human, random, "
-                                    "greedy, mcts, greedy:DEPTH, mcts:ITERATIONS (default: a person in the first "
+                                    "greedy, mcts, ismcts, greedy:DEPTH, mcts:ITERATIONS, ismcts:ITERATIONS (default: a person in the first "
                                     "seat, the game's default agent in the others)")
     p.add_argument("--hotseat", action="store_true",
                    help="the people of GAME share one screen (one link); default: one link per person")

@@ -40,7 +40,7 @@ def run(args) -> int:
                 ms = (time.perf_counter() - t) * 1000
                 n_err = sum(1 for x in diags if x.severity == "error")
                 errors += n_err
-                name = " + ".join([_display(d)] + [Path(m).name for m in mods])
+                name = " + ".join([_display(d)] + [Path(m).resolve().name for m in mods])
                 report.append({"game": str(d), "mods": [str(m) for m in mods], "ok": n_err == 0,
                                "diagnostics": [{"path": x.path, "line": x.line, "col": x.col, "code": x.code,
                                                 "severity": x.severity, "message": x.message, "hint": x.hint}

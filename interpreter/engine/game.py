@@ -160,10 +160,11 @@ class Game:
         n = int(players)
         if r.seats:
             if n not in r.seats:
-                raise ValueError(f"{r.name} is played by {', '.join(map(str, sorted(r.seats)))} players, not {n}")
+                raise ValueError(f"{r.title or r.name} is played by {', '.join(map(str, sorted(r.seats)))} "
+                                 f"players, not {n}")
             return tuple(r.seats[n])
         if n != len(r.players):
-            raise ValueError(f"{r.name} is played by {len(r.players)} players, not {n}")
+            raise ValueError(f"{r.title or r.name} is played by {len(r.players)} players, not {n}")
         return tuple(r.players)
 
     def check_options(self, given: dict) -> dict:
