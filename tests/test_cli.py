@@ -313,3 +313,23 @@ def test_play_as_a_seat_seats_the_person_there_and_the_default_agent_elsewhere()
     args = SimpleNamespace(as_seats=None, agents=None)
     assert seat_agents(args, seats[:2], "greedy:1", True) == "human,greedy:1"
     assert seat_agents(args, seats[:2], "greedy:1", False) == "greedy:1,greedy:1"
+
+
+def test_games_lists_each_seatings_seats_and_is_not_cut_when_piped(capsys, monkeypatch):
+    """`lotr-rules games` names the seats --as takes, for each player count; written to a pipe
+    (no terminal, no COLUMNS) its table is wide enough that no name is cut."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    code, out, _ = run(["games", "--json"], capsys)
+    games = {g["game"]: g for g in json.loads(out)}
+    assert code == 0 and games["war-of-the-ring"]["seats"]["4"] == [
+        "gondor_player", "rohan_player", "witch_king_player", "saruman_player"]
+    assert games["duel"]["seats"] == {"2": ["fellowship", "sauron"]}
+    code, out, _ = run(["games"], capsys)
+    assert code == 0 and "war-of-the-ring " in out and "confrontation " in out
+    assert "4: gondor_player, rohan_player," in out and "…" not in out
+
+
+def test_one_player_is_refused_with_how_to_play_alone(capsys):
+    code, _, err = run(["play", "war-of-the-ring", "--players", "1", "--agents", "random"], capsys)
+    assert code == 2 and "War of the Ring, second edition is played by 2, 3, 4 players, not 1" in err
+    assert "to play alone, take one seat (--as SEAT" in err
