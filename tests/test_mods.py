@@ -198,7 +198,7 @@ def test_a_mod_for_another_game_is_refused():
     assert "'duel'" in d.message and "'toy'" in d.message and "toy/game.yaml:3" in d.hint
 
 
-def test_a_bad_manifest_is_reported_and_not_applied():
+def test_a_bad_manifest_is_reported():
     f = MODS / "bad_manifest" / "mod.yaml"
     diags = check_game(str(TOY), mods=["bad_manifest"])
     assert "did you mean 'remove'?" in find(diags, "E101", f, at(f, "remvoe")[0]).hint
@@ -347,3 +347,35 @@ def test_a_game_may_split_its_rules_into_topic_files(tmp_path):
     twice = [d for d in diags if d.code == "E305" and "'draw' is defined twice" in d.message]
     assert len(twice) == 1 and {Path(twice[0].path).name, Path(twice[0].hint.rsplit(" ", 1)[-1].split(":")[0]).name} \
         == {"more.yaml", "procedures.yaml"}, "\n".join(map(str, diags))
+
+
+def test_a_manifests_errors_and_its_overlays_errors_are_reported_at_once(tmp_path):
+    """A misspelled game name and an unknown key in mod.yaml do not hide the problems of its
+    overlays: every one is reported in one run (the mod is still refused). A mod for another
+    game (not a near miss) is not checked against this one."""
+    mod = tmp_path / "typos"
+    mod.mkdir()
+    f = mod / "mod.yaml"
+    f.write_text("kind: mod\nname: typos\nversion: 1.0.0\ngame: toi\n"
+                 "remvoe: {moves: [pass]}\n"
+                 "patch:\n  items: {c9: {value: 1}}\n"
+                 "add:\n  listeners: {x: {event: scord, do: 'score[me] += 1'}}\n")
+    diags = check_game(str(TOY), mods=[str(mod)])
+    assert "'toi', not 'toy'" in find(diags, "E004", f, 4).message
+    assert "did you mean 'remove'?" in find(diags, "E101", f, 5).hint
+    assert "cannot patch items entry 'c9'" in find(diags, "E005", f, 7).message
+    assert "did you mean 'scored'?" in find(diags, "E304", f, 9).hint
+    with pytest.raises(RuleError):
+        load_game(str(TOY), mods=[str(mod)])
+
+
+def test_a_call_with_the_wrong_number_of_arguments_still_checks_them(tmp_path):
+    """draw() given two arguments, one a misspelled name: both problems at once."""
+    mod = tmp_path / "args"
+    mod.mkdir()
+    f = mod / "mod.yaml"
+    f.write_text("kind: mod\nname: args\nversion: 1.0.0\ngame: toy\n"
+                 "add:\n  moves: {grab: {do: 'draw(2, nort)'}}\n")
+    diags = check_game(str(TOY), mods=[str(mod)])
+    assert "'draw' takes 1 argument(s), got 2" in find(diags, "E401", f, 6).message
+    assert "did you mean 'north'?" in find(diags, "E301", f, 6).hint

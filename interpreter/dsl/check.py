@@ -586,6 +586,8 @@ class Checker:
         if len(pos) + len(kw) != len(params) or any(k not in params for k in kw):
             self.error(src, node, "E401", f"'{name}' takes {len(params)} argument(s), got {len(pos) + len(kw)}",
                        f"{name}({', '.join(params)})")
+            for a in [*pos, *kw.values()]:  # (their own problems are reported too: all at once)
+                self.expr(a, scope, src)
             return ir.Const(None)
         self.used.add(name)
         fn = self.function(node, name, src)
@@ -735,6 +737,8 @@ class Checker:
         if len(pos) + len(kw) != len(params) or any(k not in params for k in kw):
             self.error(src, node, "E401", f"'{name}' takes {len(params)} argument(s), got {len(pos) + len(kw)}",
                        f"{name}({', '.join(params)})")
+            for a in [*pos, *kw.values()]:  # (their own problems are reported too: all at once)
+                self.expr(a, scope, src)
             return ir.Nothing()
         args = []
         for i, p in enumerate(params):

@@ -310,10 +310,20 @@ class _Mods:
                 continue
             if isinstance(name, str):
                 self.loaded[name] = src
-            if self._fits(src):
+            fits = self._fits(src)
+            if fits:
                 self._apply(src)
-            elif isinstance(name, str):
+                continue
+            if isinstance(name, str):
                 self.failed.add(name)
+            if fits is None and isinstance(name, str):
+                # its manifest has errors, but it is meant for this game: its overlays are
+                # applied anyway, so that their problems are reported with the manifest's (all
+                # at once; the game does not load either way)
+                try:
+                    self._apply(src)
+                except Exception:  # a shape the schema already reported
+                    pass
         self.spec.game = Entry(self.layers.finish(), self.layers, ())
 
     # ------------------------------------------------------------------ the manifest
@@ -347,9 +357,11 @@ class _Mods:
             return None
         return src
 
-    def _fits(self, src: Source) -> bool:
+    def _fits(self, src: Source) -> bool | None:
         """Whether the manifest is well formed and the mod fits the game and the mods before it
-        (every problem is reported)."""
+        (every problem is reported); None when it does not, yet is meant for this game (its
+        game: names it, or nearly: a typo) and requires nothing missing, so its overlays can be
+        checked too."""
         data = src.data
         ok = check_schema(src, "mod", self.spec)
         if "version" in data and _version(data["version"]) is None:
@@ -359,8 +371,18 @@ class _Mods:
         if data.get("game") != game:
             self.error(src, ("game",), "E004", f"mod '{data.get('name')}' is for game '{data.get('game')}', not '{game}'",
                        f"the game's name is at {self.layers.base.display}:{self.layers.base.pos(('name',))[0]}")
+            near = isinstance(data.get("game"), str) and did_you_mean(data["game"], [game])
+            return None if near and self._requires_safe(src) else False
+        if not (self._requires(src) if ok else self._requires_safe(src)):
             return False
-        return ok and self._requires(src)
+        return True if ok else None
+
+    def _requires_safe(self, src: Source) -> bool:
+        """_requires of a manifest the schema refused (its shapes may be wrong: then it fits not)."""
+        try:
+            return isinstance(src.data.get("name"), str) and self._requires(src)
+        except Exception:  # a shape the schema already reported
+            return False
 
     def _requires(self, src: Source) -> bool:
         """Whether every mod this one requires was loaded before it, in a fitting version."""
