@@ -56,6 +56,11 @@ def test_the_full_screen_table_opens_on_a_terminal_and_not_with_plain(capsys, mo
     code, out, err = run(["play", "duel", "--plain", "--seed", "2", "--agents", "human,random"], capsys)
     assert len(calls) == 1 and code == 0
     assert "choose:" in out or "choose" in out
+    # the cards one may take now, in words under the layout: name, price and what each does
+    import re
+
+    text = " ".join(re.sub(r"\x1b\[[0-9;]*m", "", out).split())
+    assert "takeable now:" in text and "c1_12 Treasure: 2 coins · you pay 0" in text
 
 
 def test_play_help_names_each_games_default_agent(capsys):

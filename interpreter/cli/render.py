@@ -45,6 +45,19 @@ def _zone_text(st, zid, viewer):
                 else:
                     t.append(f" {it} ", style="bold green" if it in avail else "")
             t.append("\n")
+        if avail:  # the ones one may take now, in words: what each is, costs and does
+            from ..engine.table import item
+
+            t.append("takeable now:\n", style="dim")
+            for it in (i for i in items if i in avail):
+                info = item(rules, st, it, viewer)
+                t.append(f"  {it} ", style="bold green")
+                t.append(info["name"])
+                if info.get("line"):
+                    t.append(f" · {info['line']}", style="italic")
+                if info.get("text"):
+                    t.append(f" — {info['text']}", style="dim")
+                t.append("\n")
         return t
     if not items:
         return Text("-", style="dim")
@@ -67,9 +80,9 @@ def render(st, viewer, console):
     rules = st.rules
     # players
     pt = Table(title=rules.title, expand=True)
-    pt.add_column("player", style="bold")
+    pt.add_column("player", style="bold", overflow="fold")
     for label in rules.hud["players"]:
-        pt.add_column(label)
+        pt.add_column(label, overflow="fold")  # (a narrow terminal wraps a heading, never cuts it)
     for p in st.seats:
         cells = []
         for label, f in rules.hud["players"].items():
