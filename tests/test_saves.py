@@ -137,6 +137,20 @@ def test_deep_huge_or_odd_json_is_refused(text):
         load_game("duel").state_from_json(text)
 
 
+def test_json_nested_just_under_the_parsers_limit_is_refused():
+    """A save nested a little less deep than json.loads refuses parses, but comparing it with the
+    replayed state (or naming the difference) went deeper than Python allows: RecursionError."""
+    import sys
+
+    game = load_game("duel")
+    text = game.new_game(seed=1).to_json()
+    limit = sys.getrecursionlimit()
+    for depth in range(limit - 120, limit + 5):
+        bad = text[:-1] + ',"zz":' + "[" * depth + "]" * depth + "}"
+        with pytest.raises(SaveError):
+            game.state_from_json(bad)
+
+
 @pytest.mark.parametrize("bad", [["take:c1_14:play"], {"id": "x"}, 3, None, b"take"])
 def test_apply_refuses_what_is_not_an_action(bad):
     st = load_game("duel").new_game(seed=1)

@@ -22,8 +22,11 @@ def load(game, text, verify: bool = True):
         raise SaveError(f"save is not valid JSON: {exc}") from None
     except RecursionError:
         raise SaveError("save is nested too deeply to be a save") from None
-    st = GameState.from_dict(game.rules, d)
-    return replayed(game, st, d) if verify else st
+    try:  # json.loads accepts nesting a little short of the limit that comparing it overruns
+        st = GameState.from_dict(game.rules, d)
+        return replayed(game, st, d) if verify else st
+    except RecursionError:
+        raise SaveError("save is nested too deeply to be a save") from None
 
 
 def replayed(game, saved, d):
