@@ -9,8 +9,8 @@ engine or exhaust the machine's memory.
   built by ``+``, ``*`` or ``flatten``, each symbol a cost expands into. ``WORK_LIMIT`` units
   between two decisions (about a second of work at most); the counter restarts when the
   interpreter runs, when legal actions are listed and when an agent evaluates a position.
-* Size: a list holds at most ``MAX_LIST`` elements, a text ``MAX_TEXT`` characters, a number
-  ``MAX_BITS`` bits.
+* Size: a list holds at most ``MAX_LIST`` elements (a list that holds lists: counting theirs,
+  a list held twice twice), a text ``MAX_TEXT`` characters, a number ``MAX_BITS`` bits.
 
 Peak memory stays bounded by these: everything a rule builds between two decisions is at most
 ``WORK_LIMIT`` elements (a few hundred MB in the worst case; far less in practice).
@@ -73,6 +73,25 @@ def sized(st, v):
     return v
 
 
+def nested(st, v):
+    """A list just built that may hold lists (a written list, a comprehension, a repeat, a sum):
+    at most MAX_LIST elements counting those of the lists inside it, a list held n times n
+    times (as a log line, a save or flatten spells it out), charged. Lists of plain values pass
+    at the cost of one scan."""
+    if list not in map(type, v):
+        return v
+    total = 0
+    todo = [v]
+    while todo:
+        xs = todo.pop()
+        total += len(xs)
+        if total > MAX_LIST:
+            raise RuleFailure(f"a list of more than {MAX_LIST:,} elements, counting those of the lists inside it")
+        todo.extend(x for x in xs if type(x) is list)
+    charge(st, total)
+    return v
+
+
 def add(st, a, b):
     """a + b where either may be a list or a text: the result is sized (checked before it is
     built) and charged."""
@@ -84,14 +103,14 @@ def add(st, a, b):
         st.work = w
         if w > WORK_LIMIT:
             raise over_budget()
-        return a + b
+        return nested(st, a + b)
     if isinstance(a, (list, str)) and isinstance(b, (list, str)):
         limit = MAX_LIST if isinstance(a, list) else MAX_TEXT
         if len(a) + len(b) > limit:
             raise RuleFailure(f"a {'list' if isinstance(a, list) else 'text'} of more than {limit:,} "
                               f"{'elements' if isinstance(a, list) else 'characters'}")
         charge(st, len(a) + len(b))
-        return a + b
+        return nested(st, a + b) if isinstance(a, list) else a + b
     v = a + b
     if isinstance(v, int) and v.bit_length() > MAX_BITS:
         raise RuleFailure("a number too large for a rule")
@@ -110,7 +129,7 @@ def mul(st, a, b):
             raise RuleFailure(f"a {'list' if isinstance(seq, list) else 'text'} of more than {limit:,} "
                               f"{'elements' if isinstance(seq, list) else 'characters'}")
         charge(st, size)
-        return seq * n
+        return nested(st, seq * n) if isinstance(seq, list) else seq * n
     v = a * b
     if isinstance(v, int) and v.bit_length() > MAX_BITS:
         raise RuleFailure("a number too large for a rule")

@@ -105,6 +105,10 @@ BOMBS = [
     "let x = [t * 100000 for t in ['ab']]",                                # a text too long
     "let x = 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 99999999999999999999999999999999999 * 99999999999999999999999999999999999999 * 9999999999999999999999999999999999999999999999999999999 * 99999999999999999999999999999999999999999999999999999999",
     "while true { let y = [x for x in range(0, 99999)] }",                # work inside a loop
+    # one list held many times: short lists that spell out to 10^10 elements
+    "let a = [1] * 99999\n    let x = [a] * 99999\n    log('{}', count(flatten(x)))",
+    "let a = [1] * 99999\n    let x = [a for i in range(0, 99999)]\n    log('{}', x)",
+    "let a = [1] * 50000\n    let b = [a, a]\n    let c = [b, b]\n    log('{}', sort(c + c))",
 ]
 
 

@@ -52,6 +52,7 @@ def ident(text: str) -> str:
     return re.sub(r"\W", "_", str(text))
 
 
+NESTABLE = ("list", ANY)  # the types of values that may be lists
 SHORT_LIST = 64  # a sum of written lists this long at most is built without charging (x_Arith)
 
 
@@ -228,13 +229,17 @@ class Module:
         return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.other)})"
 
     def x_ListOf(self, e):
-        return "[" + ", ".join(self.expr(x) for x in e.items) + "]"
+        code = "[" + ", ".join(self.expr(x) for x in e.items) + "]"
+        # a list that may hold lists: the lists inside count towards its size (limits.nested)
+        return f"_nest(st, {code})" if any(x.type in NESTABLE for x in e.items) else code
 
     def x_Comp(self, e):
         src = self.expr(e.source)
         elem = self.expr(e.elem)
         cond = f" if {self.expr(e.cond)}" if e.cond is not None else ""
-        return f"[{elem} for {e.var} in _each(st, {src}){cond}]"  # walking a list draws on the budget
+        code = f"[{elem} for {e.var} in _each(st, {src}){cond}]"  # walking a list draws on the budget
+        own = isinstance(e.elem, ir.PyName) and e.elem.name == e.var  # [x for x in xs]: xs's elements once
+        return f"_nest(st, {code})" if e.elem.type in NESTABLE and not own else code
 
     def x_Exists(self, e):
         src = self.expr(e.comp.source)

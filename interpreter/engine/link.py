@@ -31,7 +31,7 @@ def _keys(family: str, keys) -> _Keys:
 def namespace(rules, decl) -> dict:
     ns = {
         "_items": runtime.items, "_seq": runtime.seq, "_index": runtime.index, "_each": runtime.each,
-        "_add": runtime.add, "_mul": runtime.mul, "_settle": vm.wrote, "_skip": runtime.skip,
+        "_add": runtime.add, "_mul": runtime.mul, "_nest": runtime.nested, "_settle": vm.wrote, "_skip": runtime.skip,
         "_fail": runtime.fail,
         "_repeat": runtime.repeat, "_for_each": runtime.for_each,
         "_emit": vm.emit, "_ret": runtime.ret, "_MISS": runtime.MISSING,

@@ -9,7 +9,7 @@ pushes frames (``vm.run`` runs the top frame's next statement).
 from __future__ import annotations
 
 from ..errors import EngineError, RuleFailure, describe_value
-from ..limits import add, each, mul  # noqa: F401 (names the generated code uses)
+from ..limits import add, each, mul, nested  # noqa: F401 (names the generated code uses)
 
 MISSING = object()
 _LIST = object()  # marks a list in a memo key (frozen): no value of the rules equals it
