@@ -48,3 +48,29 @@ def test_mutated_rule_files_never_crash_the_checker(tmp_path, monkeypatch, seed)
         diags = check_game(str(game))
         assert not [d for d in diags if d.code == "E999"], diags
         assert not crashes, (f, crashes)
+
+
+@pytest.mark.parametrize("old, new, code", [
+    ("    default: discard\n", "    defualt: discard\n", "E101"),  # an option without its default
+])
+def test_a_malformed_declaration_is_reported_once_not_crashed_over(tmp_path, monkeypatch, old, new, code):
+    """Found by running the mutation above at scale: an option without `default` (or an event
+    whose arguments are not a mapping) crashed its build step, which skipped every other
+    declaration of that step, so one typo came back as a hundred 'unknown name' errors."""
+    crashes = []
+
+    def step(self, fn, *args):
+        try:
+            fn(*args)
+        except Exception as exc:
+            crashes.append(f"{fn.__name__}: {type(exc).__name__}: {exc}")
+
+    monkeypatch.setattr(build.Builder, "_step", step)
+    game = tmp_path / "g"
+    shutil.copytree(DUEL, game, ignore=shutil.ignore_patterns("scenarios"))
+    f = game / "game.yaml"
+    assert old in f.read_text()
+    f.write_text(f.read_text().replace(old, new, 1))
+    diags = [d for d in check_game(str(game)) if d.severity == "error"]
+    assert not crashes, crashes
+    assert diags and all(d.code == code for d in diags), "\n".join(map(str, diags))

@@ -288,11 +288,13 @@ class Declarer:
     def _vars(self, g, gs):
         r = self.r
         for name, d in (g.get("options") or {}).items():
+            if not isinstance(d, dict):
+                continue  # (reported by the schema; the other variables are still declared)
             r.options[name] = d
-            r.var_defs[name] = d["default"]
-            self.d.var_types[name] = _type_of_value(self.d, d["default"])
+            r.var_defs[name] = d.get("default")  # (missing: reported by the schema)
+            self.d.var_types[name] = _type_of_value(self.d, d.get("default"))
             choices = d.get("choices")
-            if isinstance(choices, list) and d["default"] not in choices:
+            if isinstance(choices, list) and "default" in d and d["default"] not in choices:
                 self.err(gs, ("options", name, "default"), "E306",
                          f"the default of option '{name}' is not one of its choices",
                          f"choices: {', '.join(map(str, choices))}")
