@@ -158,8 +158,9 @@ class Declarer:
 
     def _events(self, g, gs):
         for name, args in (g.get("events") or {}).items():
-            self.d.events[name] = dict(args or {})
-            for a, t in (args or {}).items():
+            args = args if isinstance(args, dict) else {}  # (not a mapping: reported by the schema)
+            self.d.events[name] = dict(args)
+            for a, t in args.items():
                 if t not in self.TYPES:
                     self.err(gs, ("events", name, a), "E306", f"unknown type '{t}' for argument '{a}'",
                              did_you_mean(t, self.TYPES) or f"types: {', '.join(self.TYPES)}")
