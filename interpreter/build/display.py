@@ -55,6 +55,8 @@ class Displayer:
             e = self.c.expr_text(text, self.src(gs, ("display", "zones", i), "display"), dict(me))
             r.hud["zones"].append((str(text).strip(), self.later(e, "display of a zone")))
         for i, fam in enumerate(disp.get("player_zones") or []):
+            if not isinstance(fam, str):
+                continue  # (reported by the schema)
             if fam not in r.zone_families:
                 self.err(gs, ("display", "player_zones", i), "E306", f"unknown zone family '{fam}'",
                          did_you_mean(fam, r.zone_families))
