@@ -54,6 +54,8 @@ def test_mutated_rule_files_never_crash_the_checker(tmp_path, monkeypatch, seed)
     ("    default: discard\n", "    defualt: discard\n", "E101"),  # an option without its default
     ("  took_landmark: {tile: item, by: player}\n", "  took_landmark: a tile and a player\n", "E101"),
     ("  player_zones: [area, allies, landmarks]", "  player_zones: [area, allies, n: landmarks]", "E101"),
+    ("  deck: {per: [1, 2, 3]", "  deck: {per: [1, {n: 2}, 3]", "E306"),
+    ("  extra_turns: {per: players,", "  extra_turns: {per: [fellowship, {n: 1}, sauron],", "E306"),  # was E999
 ])
 def test_a_malformed_declaration_is_reported_once_not_crashed_over(tmp_path, monkeypatch, old, new, code):
     """Found by running the mutation above at scale: an option without `default` (or an event

@@ -83,7 +83,10 @@ class Declarer:
         if per is None:
             return None
         if isinstance(per, list):
-            return per
+            for i, k in enumerate(per):
+                if not isinstance(k, (str, int)) or isinstance(k, bool):
+                    self.err(source, path + (i,), "E306", f"a key must be a name or a number, not {k!r}")
+            return [k for k in per if isinstance(k, (str, int)) and not isinstance(k, bool)]
         if per == "players":
             return list(self.r.players)
         if per == "teams":  # every team of every seating, and each player (a team of its own without teams:)
