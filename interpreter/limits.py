@@ -80,14 +80,13 @@ def nested(st, v):
     at the cost of one scan."""
     if list not in map(type, v):
         return v
-    total = 0
-    todo = [v]
-    while todo:
-        xs = todo.pop()
-        total += len(xs)
+    total = len(v)
+    inner = [x for x in v if type(x) is list]
+    while inner:  # one level deeper at each pass
+        total += sum(map(len, inner))
         if total > MAX_LIST:
             raise RuleFailure(f"a list of more than {MAX_LIST:,} elements, counting those of the lists inside it")
-        todo.extend(x for x in xs if type(x) is list)
+        inner = [y for x in inner for y in x if type(y) is list]
     charge(st, total)
     return v
 
@@ -103,7 +102,8 @@ def add(st, a, b):
         st.work = w
         if w > WORK_LIMIT:
             raise over_budget()
-        return nested(st, a + b)
+        v = a + b
+        return nested(st, v) if list in map(type, v) else v  # (a list of plain values: no call)
     if isinstance(a, (list, str)) and isinstance(b, (list, str)):
         limit = MAX_LIST if isinstance(a, list) else MAX_TEXT
         if len(a) + len(b) > limit:
@@ -129,7 +129,8 @@ def mul(st, a, b):
             raise RuleFailure(f"a {'list' if isinstance(seq, list) else 'text'} of more than {limit:,} "
                               f"{'elements' if isinstance(seq, list) else 'characters'}")
         charge(st, size)
-        return nested(st, seq * n) if isinstance(seq, list) else seq * n
+        v = seq * n
+        return nested(st, v) if type(v) is list and list in map(type, v) else v
     v = a * b
     if isinstance(v, int) and v.bit_length() > MAX_BITS:
         raise RuleFailure("a number too large for a rule")
