@@ -193,10 +193,11 @@ def test_the_public_log_names_no_hidden_character(classic):
              if classic.rules.item_type_of[c] == "character"}
     while "both sides have placed their characters" not in st.log_for("sauron"):
         st.apply(rng.choice(st.legal_actions()))
+    who = classic.rules.display("fellowship")  # (a move's line names its player: "Fellowship: place ...")
     for line in st.log_for("sauron"):
-        if line.startswith("fellowship"):
+        if line.startswith(who):
             assert not any(n in line for n in names), line
-    own = [line for line in st.log_for("fellowship") if line.startswith("fellowship: place")]
+    own = [line for line in st.log_for("fellowship") if line.startswith(f"{who}: place")]
     assert len(own) == 5 and all(any(n in line for n in names) for line in own)  # its player reads who
 
 

@@ -239,7 +239,7 @@ def take(st, a: Action) -> None:
         if stmt.logged:  # a one_of's branch is a public choice, like a move
             text = rules.choice_log.get((p["label"], a.payload))  # (display: choices:)
             if text is None:
-                st.say(f"{a.player}: {p['label']}: {a.payload}")
+                st.say((f"{{}}: {p['label']}: {a.payload}", (a.player,)))  # (the player by name when read)
             elif text:
                 st.say((text, (a.player,)))  # written out when read: {} is the player's name
         block = stmt.branches.get(a.payload)

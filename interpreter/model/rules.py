@@ -225,8 +225,8 @@ class Rules:
 
     def log_entry(self, e):
         """A log entry as text: a move is logged as (player, move, arguments) and written out only
-        when someone reads it ("player: label"; for a private move [player, what they read, what
-        the others read])."""
+        when someone reads it ("Player: label", the player by name; for a private move [player,
+        what they read, what the others read])."""
         if type(e) is not tuple:
             return e
         if len(e) == 2:  # a log('... {} ...', args) line
@@ -234,11 +234,12 @@ class Rules:
         player, name, binding = e
         m = self.moves[name]
         display = self.display
-        entry = f"{player}: " + m.label_fmt.format(**{k: display(v) for k, v in binding.items()})
+        who = display(player)
+        entry = f"{who}: " + m.label_fmt.format(**{k: display(v) for k, v in binding.items()})
         if not m.private:
             return entry
         public = m.name if m.private is True else m.private.format(**{k: display(v) for k, v in binding.items()})
-        return [player, entry, f"{player}: {public}"]
+        return [player, entry, f"{who}: {public}"]
 
     def log_line(self, msg: str, args) -> str:
         """log(msg, args...): each {} in msg filled with the next argument (items, regions and
