@@ -50,14 +50,18 @@ def test_mutated_rule_files_never_crash_the_checker(tmp_path, monkeypatch, seed)
         assert not crashes, (f, crashes)
 
 
-@pytest.mark.parametrize("old, new, code", [
-    ("    default: discard\n", "    defualt: discard\n", "E101"),  # an option without its default
-    ("  took_landmark: {tile: item, by: player}\n", "  took_landmark: a tile and a player\n", "E101"),
-    ("  player_zones: [area, allies, landmarks]", "  player_zones: [area, allies, n: landmarks]", "E101"),
-    ("  deck: {per: [1, 2, 3]", "  deck: {per: [1, {n: 2}, 3]", "E306"),
-    ("  extra_turns: {per: players,", "  extra_turns: {per: [fellowship, {n: 1}, sauron],", "E306"),  # was E999
+@pytest.mark.parametrize("file, old, new, code", [
+    ("game.yaml", "    default: discard\n", "    defualt: discard\n", "E101"),  # an option without its default
+    ("game.yaml", "  took_landmark: {tile: item, by: player}\n", "  took_landmark: a tile and a player\n", "E101"),
+    ("game.yaml", "  player_zones: [area, allies, landmarks]", "  player_zones: [area, allies, n: landmarks]", "E101"),
+    ("game.yaml", "  deck: {per: [1, 2, 3]", "  deck: {per: [1, {n: 2}, 3]", "E306"),
+    ("game.yaml", "  extra_turns: {per: players,", "  extra_turns: {per: [fellowship, {n: 1}, sauron],", "E306"),  # was E999
+    # a player, or an enum value, that is not a name: the players' and enums' step stopped there
+    ("game.yaml", "players: [fellowship, sauron]", "players: [fellowship, sauron, [x]]", "E101"),
+    ("game.yaml", "  races: [elves, dwarves, hobbits, humans, ents, wizards]",
+     "  races: [elves, dwarves, {n: 1}, hobbits, humans, ents, wizards]", "E101"),
 ])
-def test_a_malformed_declaration_is_reported_once_not_crashed_over(tmp_path, monkeypatch, old, new, code):
+def test_a_malformed_declaration_is_reported_once_not_crashed_over(tmp_path, monkeypatch, file, old, new, code):
     """Found by running the mutation above at scale: an option without `default` (or an event
     whose arguments are not a mapping) crashed its build step, which skipped every other
     declaration of that step, so one typo came back as a hundred 'unknown name' errors."""
@@ -72,9 +76,11 @@ def test_a_malformed_declaration_is_reported_once_not_crashed_over(tmp_path, mon
     monkeypatch.setattr(build.Builder, "_step", step)
     game = tmp_path / "g"
     shutil.copytree(DUEL, game, ignore=shutil.ignore_patterns("scenarios"))
-    f = game / "game.yaml"
-    assert old in f.read_text()
-    f.write_text(f.read_text().replace(old, new, 1))
+    f = game / file
+    text = f.read_text()
+    assert old in text
+    line = text[:text.index(old)].count("\n") + 1  # the schema error is there
+    f.write_text(text.replace(old, new, 1))
     diags = [d for d in check_game(str(game)) if d.severity == "error"]
     assert not crashes, crashes
-    assert any(d.code == code for d in diags) and len(diags) <= 5, "\n".join(map(str, diags))
+    assert any(d.code == code and d.line == line for d in diags) and len(diags) <= 5, "\n".join(map(str, diags))

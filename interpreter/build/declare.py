@@ -104,7 +104,10 @@ class Declarer:
 
     def _players_enums(self, g, gs):
         r = self.r
-        for i, p in enumerate(g.get("players") or []):
+        players = g.get("players")
+        for i, p in enumerate(players if isinstance(players, list) else []):
+            if not isinstance(p, str):
+                continue  # (reported by the schema; the other players are still declared)
             if p in r.players:
                 self.err(gs, ("players", i), "E305", f"player '{p}' is listed twice")
                 continue
@@ -113,6 +116,8 @@ class Declarer:
             r.props.setdefault(p, {"name": p})
         for n, seated in (g.get("seats") or {}).items():
             path = ("seats", n)
+            if not str(n).isdigit() or isinstance(seated, list) and not all(isinstance(p, str) for p in seated):
+                continue  # (reported by the schema)
             bad = [p for p in seated if p not in r.players] if isinstance(seated, list) else []
             if bad:
                 self.err(gs, path, "E306", f"seats for {n} name unknown player '{bad[0]}'",
@@ -129,6 +134,9 @@ class Declarer:
             else:
                 r.default_players = dp
         for n, teams in (g.get("teams") or {}).items():
+            if not str(n).isdigit() or not isinstance(teams, dict) \
+                    or not all(isinstance(ms, list) and all(isinstance(m, str) for m in ms) for ms in teams.values()):
+                continue  # (reported by the schema; the other seatings' teams are still declared)
             n = int(n)
             seated = r.seats.get(n, r.players if n == len(r.players) else None)
             path = ("teams", n)
@@ -147,13 +155,16 @@ class Declarer:
                 if t not in self.d.symbols:  # a side is named in the rules like an enum value
                     self.sym(t, "str", t, gs, path)
         for name, values in (g.get("enums") or {}).items():
+            values = values if isinstance(values, list) else []  # (else: reported by the schema)
             seen = set()
             for i, v in enumerate(values):
+                if not isinstance(v, str):
+                    continue  # (reported by the schema; the enum's other values are still declared)
                 if v in seen:
                     self.err(gs, ("enums", name, i), "E305", f"enum '{name}' lists '{v}' twice",
                              "each value of an enum is a different name")
                 seen.add(v)
-            values = list(dict.fromkeys(values))
+            values = list(dict.fromkeys(v for v in values if isinstance(v, str)))
             r.enums[name] = list(values)
             self.sym(name, "list", list(values), gs, ("enums", name))
             for v in values:
