@@ -1,5 +1,6 @@
 """Mutated copies of the Duel rule files: the checker reports problems as diagnostics and
 never crashes, not even in a build step that runs after earlier problems were found."""
+import os
 import random
 import shutil
 from pathlib import Path
@@ -60,6 +61,10 @@ def test_mutated_rule_files_never_crash_the_checker(tmp_path, monkeypatch, seed)
     ("game.yaml", "players: [fellowship, sauron]", "players: [fellowship, sauron, [x]]", "E101"),
     ("game.yaml", "  races: [elves, dwarves, hobbits, humans, ents, wizards]",
      "  races: [elves, dwarves, {n: 1}, hobbits, humans, ents, wizards]", "E101"),
+    # a piece kind that is not a mapping, a 'per' that is not a name: the pieces', zones' or tracks' step stopped there
+    ("game.yaml", "  unit: {per_player: 15}", "  unit: [15]", "E101"),
+    ("game.yaml", "  area: {per: players,", "  area: {per: {n: players},", "E101"),
+    ("game.yaml", "tracks:\n  quest:\n    per: players", "tracks:\n  quest:\n    per: {n: players}", "E101"),
 ])
 def test_a_malformed_declaration_is_reported_once_not_crashed_over(tmp_path, monkeypatch, file, old, new, code):
     """Found by running the mutation above at scale: an option without `default` (or an event
@@ -79,7 +84,7 @@ def test_a_malformed_declaration_is_reported_once_not_crashed_over(tmp_path, mon
     f = game / file
     text = f.read_text()
     assert old in text
-    line = text[:text.index(old)].count("\n") + 1  # the schema error is there
+    line = text[:text.index(old) + len(os.path.commonprefix([old, new]))].count("\n") + 1  # the schema error is there
     f.write_text(text.replace(old, new, 1))
     diags = [d for d in check_game(str(game)) if d.severity == "error"]
     assert not crashes, crashes

@@ -87,6 +87,8 @@ class Declarer:
                 if not isinstance(k, (str, int)) or isinstance(k, bool):
                     self.err(source, path + (i,), "E306", f"a key must be a name or a number, not {k!r}")
             return [k for k in per if isinstance(k, (str, int)) and not isinstance(k, bool)]
+        if not isinstance(per, str):
+            return []  # (reported by the schema)
         if per == "players":
             return list(self.r.players)
         if per == "teams":  # every team of every seating, and each player (a team of its own without teams:)
@@ -231,6 +233,8 @@ class Declarer:
         r.locations = ["supply"]
         self.sym("supply", "str", "supply", gs, ("pieces",))
         for k, d in (g.get("pieces") or {}).items():
+            if not isinstance(d, dict):
+                d = {}  # the schema already reported it; keep the name declared
             r.kinds[k] = d
             r.kind_bits[k] = r.bit("kind:" + k)
             self.sym(k, "kind", k, gs, ("pieces", k))
@@ -239,13 +243,15 @@ class Declarer:
                 owners = self.keys_of(d.get("owners", "players"), gs, ("pieces", k, "owners"))
                 d = r.kinds[k] = dict(d, owners=owners)
                 r.piece_owners.update(owners)
-                for o in d.get("supply") or {}:
+                for o in d.get("supply") if isinstance(d.get("supply"), dict) else {}:
                     if o not in owners:
                         self.err(gs, ("pieces", k, "supply", o), "E306",
                                  f"'{o}' is not an owner of {k}", did_you_mean(o, owners)
                                  or f"owners: {', '.join(map(str, owners))}")
-            places = ([d["at"]] if "at" in d else []) + list(d.get("locations") or [])
+            places = ([d["at"]] if "at" in d else []) + (list(d["locations"]) if isinstance(d.get("locations"), list) else [])
             for i, loc in enumerate(places):
+                if not isinstance(loc, str):
+                    continue  # (reported by the schema)
                 if loc not in r.locations:
                     r.locations.append(loc)
                     if loc not in self.d.symbols:
@@ -352,6 +358,8 @@ class Declarer:
     def _tracks(self, g, gs):
         r = self.r
         for name, d in (g.get("tracks") or {}).items():
+            if not isinstance(d, dict):
+                d = {}  # the schema already reported it; keep the name declared
             path = ("tracks", name)
             keys = self.keys_of(d.get("per", "players"), gs, path)
             length = d.get("length") if isinstance(d.get("length"), int) else 1  # else: schema error
