@@ -374,19 +374,22 @@ class Declarer:
     def _item_types(self, g, gs):
         r = self.r
         for t, d in (g.get("item_types") or {}).items():
-            props = dict((d or {}).get("props") or {})
+            d = d if isinstance(d, dict) else {}  # (else: reported by the schema)
+            props = dict(d.get("props") if isinstance(d.get("props"), dict) else {})
             r.item_types[t] = props
-            owner = (d or {}).get("owner")
-            if owner is not None:
-                if props.get(owner, "").rstrip("?") != "player":
+            owner = d.get("owner")
+            if isinstance(owner, str):  # (else: reported by the schema)
+                if str(props.get(owner, "")).rstrip("?") != "player":
                     self.err(gs, ("item_types", t, "owner"), "E306",
                              f"the owner of item type '{t}' must be one of its player properties",
-                             did_you_mean(owner, [p for p, ty in props.items() if ty.rstrip("?") == "player"])
+                             did_you_mean(owner, [p for p, ty in props.items() if str(ty).rstrip("?") == "player"])
                              or f"declare it under props, e.g. {owner}: player")
                 else:
                     self.d.owner_prop[t] = owner
             for p, typ in props.items():
                 self.d.prop_names.add(p)
+                if not isinstance(typ, str):
+                    continue  # (reported by the schema; the property is declared, its values unchecked)
                 base = typ.rstrip("?")
                 if base in r.enums:
                     self.d.prop_types[p] = f"enum:{base}"
@@ -445,7 +448,9 @@ class Declarer:
             name = base[5:] if base.startswith("list:") else None
             if name == "region":
                 for i, x in enumerate(v):
-                    if x not in self.spec.regions:
+                    if not isinstance(x, str):
+                        self.err(e.source, path + (i,), "E402", f"a region must be a name, got {x!r}")
+                    elif x not in self.spec.regions:
                         self.err(e.source, path + (i,), "E306", f"unknown region '{x}'",
                                  did_you_mean(x, self.spec.regions))
             elif name in r.enums:
@@ -457,7 +462,9 @@ class Declarer:
         r, spec = self.r, self.spec
         for iid, e in spec.items.items():
             d = e.value
-            t = d["type"]
+            t = d.get("type")
+            if not isinstance(t, str):
+                continue  # (reported by the schema)
             if t not in r.item_types:
                 self.err(e.source, ("type",), "E306", f"unknown item type '{t}'",
                          did_you_mean(t, r.item_types) or "item types are declared under item_types: in game.yaml")
@@ -473,11 +480,12 @@ class Declarer:
                     self.err(e.source, e.at(k), "E303", f"item type '{t}' has no property '{k}'",
                              did_you_mean(k, decl) or f"declared: {', '.join(decl)}", key=True)
                     continue
-                self._check_value(decl[k], v, e, e.at(k))
+                if isinstance(decl[k], str):  # (else: the item type's property is reported by the schema)
+                    self._check_value(decl[k], v, e, e.at(k))
                 props[k] = v
             for k, typ in decl.items():
                 if k not in props:
-                    if not typ.endswith("?"):
+                    if isinstance(typ, str) and not typ.endswith("?"):
                         self.err(e.source, e.path, "E101", f"item '{iid}' lacks property '{k}'",
                                  f"add {k}: <{typ}>")
                     props[k] = None
@@ -488,7 +496,7 @@ class Declarer:
             r.item_type_of[iid] = t
             self.sym(iid, "item", iid, e.source, e.path + ("id",))
             at = d.get("at")
-            if at is not None:
+            if isinstance(at, str):  # (else: reported by the schema)
                 if at not in r.zones:
                     self.err(e.source, e.at("at"), "E306", f"unknown zone '{at}'",
                              did_you_mean(at, r.zones) or "zone ids are family.key, e.g. deck.1")
@@ -496,7 +504,7 @@ class Declarer:
                     self.err(e.source, e.at("at"), "E306", f"items cannot start in tableau '{at}'")
                 else:
                     r.start_zone[iid] = at
-            if d.get("grants"):
+            if d.get("grants") and isinstance(d["grants"], dict):  # (else: reported by the schema)
                 r.grants[iid] = dict(d["grants"])
                 self.d.grant_names.update(d["grants"])
 
