@@ -70,6 +70,12 @@ def test_mutated_rule_files_never_crash_the_checker(tmp_path, monkeypatch, seed)
     ("duel/game.yaml", "      chapter: int", "      chapter: [int]", "E101"),
     ("duel/cards/alliances.yaml", "    at: tokens.elves", "    at: {n: tokens.elves}", "E101"),
     ("risk/cards/mountains.yaml", "borders: [forlindon,", "borders: [{n: forlindon},", "E402"),
+    # a move's arguments or id, a trigger's id or bindings, of the wrong shape: the moves' or triggers' step
+    # stopped there (the bodies after it never checked)
+    ("duel/game.yaml", "    args: {card: available_cards}", "    args: true", "E101"),
+    ("duel/game.yaml", '    id: "take:{card}:play"', "    id: [take]", "E101"),
+    ("duel/game.yaml", "  - id: quest_victory", "  - id: {n: quest_victory}", "E101"),
+    ("duel/game.yaml", "    for: {me: players()}", "    for: [players()]", "E101"),
 ])
 def test_a_malformed_declaration_is_reported_once_not_crashed_over(tmp_path, monkeypatch, file, old, new, code):
     """Found by running the mutation above at scale: an option without `default` (or an event

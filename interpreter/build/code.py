@@ -67,7 +67,7 @@ class Coder:
         r = self.r
         ids = {}
         for name, d in (g.get("moves") or {}).items():
-            if not isinstance(d, dict) or "do" not in d:
+            if not isinstance(d, dict) or "do" not in d or not isinstance(d.get("args") or {}, dict):
                 continue  # the schema already reported it
             path = ("moves", name)
             scope = {"me": ("local", "me", "player")}
@@ -87,8 +87,9 @@ class Coder:
                 self.err(gs, path, "E402", f"move '{name}' draws on chance in its arguments or condition",
                          "listing legal actions must not roll dice; roll in the move's do:", key=True)
             block = self.c.block_text(d["do"], self.src(gs, path + ("do",), f"move {name}"), scope).id
-            id_fmt = d.get("id") or ":".join([name] + ["{%s}" % p for p, _ in params])
-            label = d.get("label", id_fmt)
+            id_fmt = (d.get("id") if isinstance(d.get("id"), str) else None) \
+                or ":".join([name] + ["{%s}" % p for p, _ in params])  # (not a text: reported by the schema)
+            label = d["label"] if isinstance(d.get("label"), str) else id_fmt
             ok = True
             private = d.get("private", False)
             templates = [("id", id_fmt), ("label", label)] + ([("private", private)] if isinstance(private, str) else [])
@@ -137,7 +138,8 @@ class Coder:
         r = self.r
         ids = {}
         for i, d in enumerate(g.get("triggers") or []):
-            if not isinstance(d, dict) or not all(k in d for k in ("id", "when", "do")):
+            if not isinstance(d, dict) or not all(k in d for k in ("id", "when", "do")) \
+                    or not isinstance(d["id"], str) or not isinstance(d.get("for") or {}, dict):
                 continue  # the schema already reported it
             path = ("triggers", i)
             if d["id"] in ids:  # its once-keys, and a mod naming it, would mix the two up
