@@ -76,6 +76,11 @@ def test_mutated_rule_files_never_crash_the_checker(tmp_path, monkeypatch, seed)
     ("duel/game.yaml", '    id: "take:{card}:play"', "    id: [take]", "E101"),
     ("duel/game.yaml", "  - id: quest_victory", "  - id: {n: quest_victory}", "E101"),
     ("duel/game.yaml", "    for: {me: players()}", "    for: [players()]", "E101"),
+    # a meter's marks, the display's zones or a one_of's log texts of the wrong shape: the display's steps
+    # stopped there (the item lines, player zones or victories after it never checked)
+    ("duel/game.yaml", "      marks: {6: victory}", "      marks: [6, victory]", "E101"),
+    ("duel/game.yaml", "  zones: [current_layout, landmark_row, revealed]", "  zones: 7", "E101"),
+    ("duel/game.yaml", '    maneuver: {remove: "", move: ""}', "    maneuver: [remove, move]", "E101"),
 ])
 def test_a_malformed_declaration_is_reported_once_not_crashed_over(tmp_path, monkeypatch, file, old, new, code):
     """Found by running the mutation above at scale: an option without `default` (or an event

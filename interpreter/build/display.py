@@ -35,7 +35,8 @@ class Displayer:
                                                 dict(scope)), f"meter {name}")
             top = (self.later(self.c.expr_text(m["max"], self.src(gs, at + ("max",), f"meter {name}"), dict(scope)),
                               f"meter {name} max") if "max" in m else None)
-            marks = {int(k): str(v) for k, v in (m.get("marks") or {}).items() if str(k).lstrip("-").isdigit()}
+            marks = m.get("marks") if isinstance(m.get("marks"), dict) else {}  # (else: reported by the schema)
+            marks = {int(k): str(v) for k, v in marks.items() if str(k).lstrip("-").isdigit()}
             r.hud["meters"][name] = {"value": value, "max": top, "per": m.get("per"), "marks": marks,
                                      "doc": m.get("doc", "")}
         r.hud["prompts"] = {str(k): str(v) for k, v in (disp.get("prompts") or {}).items()}
@@ -51,10 +52,11 @@ class Displayer:
             r.hud["regions"][label] = self.later(self.c.expr_text(
                 text, self.src(gs, ("display", "regions", label), "display"),
                 {"me": ("local", "me", "player"), "r": ("local", "r", "region")}), f"display of {label}")
-        for i, text in enumerate(disp.get("zones") or []):
+        zones, player_zones = disp.get("zones"), disp.get("player_zones")  # (not lists: reported by the schema)
+        for i, text in enumerate(zones if isinstance(zones, list) else []):
             e = self.c.expr_text(text, self.src(gs, ("display", "zones", i), "display"), dict(me))
             r.hud["zones"].append((str(text).strip(), self.later(e, "display of a zone")))
-        for i, fam in enumerate(disp.get("player_zones") or []):
+        for i, fam in enumerate(player_zones if isinstance(player_zones, list) else []):
             if not isinstance(fam, str):
                 continue  # (reported by the schema)
             if fam not in r.zone_families:
@@ -87,7 +89,7 @@ class Displayer:
                          did_you_mean(label, branches) or "choices: are the branches of a one_of, by its label",
                          key=True)
                 continue
-            for branch, text in (texts or {}).items():
+            for branch, text in (texts if isinstance(texts, dict) else {}).items():  # (else: reported by the schema)
                 if branch not in branches[label]:
                     self.err(gs, at + (branch,), "E306", f"one_of {label} has no branch '{branch}'",
                              did_you_mean(branch, branches[label]) or f"its branches: {', '.join(sorted(branches[label]))}",
