@@ -81,6 +81,12 @@ def test_mutated_rule_files_never_crash_the_checker(tmp_path, monkeypatch, seed)
     ("duel/game.yaml", "      marks: {6: victory}", "      marks: [6, victory]", "E101"),
     ("duel/game.yaml", "  zones: [current_layout, landmark_row, revealed]", "  zones: 7", "E101"),
     ("duel/game.yaml", '    maneuver: {remove: "", move: ""}', "    maneuver: [remove, move]", "E101"),
+    # a whole part of the display, an item's abilities, a track's spaces that is no mapping (its block moved
+    # under an unknown key): the step stopped there (the other parts, items or tracks never checked)
+    ("duel/game.yaml", "  prompts:\n", "  prompts: 7\n  x_prompts:\n", "E101"),
+    ("duel/game.yaml", "    spaces:\n", "    spaces: [3]\n    x_spaces:\n", "E101"),
+    ("duel/cards/alliances.yaml", "    abilities:\n", "    abilities: 7\n    x_abilities:\n", "E101"),
+    ("duel/game.yaml", "\nagent:\n", "\nagent: [greedy]\nx_agent:\n", "E101"),
 ])
 def test_a_malformed_declaration_is_reported_once_not_crashed_over(tmp_path, monkeypatch, file, old, new, code):
     """Found by running the mutation above at scale: an option without `default` (or an event

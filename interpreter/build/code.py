@@ -125,7 +125,8 @@ class Coder:
     def _track_spaces(self, g, gs):
         for name, d in (g.get("tracks") or {}).items():
             t = self.r.tracks.get(name)
-            for pos, body in (d.get("spaces") or {}).items():
+            spaces = d.get("spaces") if isinstance(d, dict) and isinstance(d.get("spaces"), dict) else {}
+            for pos, body in spaces.items():  # (not a mapping: reported by the schema)
                 if t is None or not str(pos).isdigit():  # the schema already reported it
                     continue
                 src = self.src(gs, ("tracks", name, "spaces", pos), f"track {name} space {pos}")
@@ -207,7 +208,7 @@ class Coder:
             scope = {"me": ("local", "me", "player"), "this": ("local", "this", "item")}
             # the item's effect and its condition (part ''), and its named parts (effects:)
             parts = [("", d.get("if"), d.get("effect"), e.at("if"), e.at("effect"))]
-            for name, part in (d.get("effects") or {}).items():
+            for name, part in (d["effects"] if isinstance(d.get("effects"), dict) else {}).items():  # (else: schema)
                 at = e.at("effects") + (name,)
                 if isinstance(part, dict):
                     parts.append((name, part.get("if"), part.get("do"), at + ("if",), at + ("do",)))
@@ -230,7 +231,7 @@ class Coder:
                             f"condition of {what}")
                     finally:
                         self.c.reads.pop()
-            for j, ab in enumerate(d.get("abilities") or []):
+            for j, ab in enumerate(d["abilities"] if isinstance(d.get("abilities"), list) else []):  # (else: schema)
                 self._ability(ab, e.source, e.path + ("abilities", j), iid)
                 if isinstance(ab, dict):
                     cond = f" if {ab['if']}" if "if" in ab else ""
@@ -256,8 +257,9 @@ class Coder:
         elif td is not None:
             r.team_decider = self.later(self.c.expr_text(td, self.src(gs, ("team_decider",), "team decider"),
                                                          {"t": ("local", "t", "str")}), "team decider")
-        r.default_agents = (g.get("agent") or {}).get("default")
-        ev = (g.get("agent") or {}).get("evaluate")
+        agent = g.get("agent") if isinstance(g.get("agent"), dict) else {}  # (else: reported by the schema)
+        r.default_agents = agent.get("default")
+        ev = agent.get("evaluate")
         if ev is not None:
             r.evaluate = self.later(self.c.expr_text(ev, self.src(gs, ("agent", "evaluate"), "agent evaluation"),
                                                      {"me": ("local", "me", "player")}), "agent evaluation")
