@@ -87,6 +87,8 @@ def test_mutated_rule_files_never_crash_the_checker(tmp_path, monkeypatch, seed)
     ("duel/game.yaml", "    spaces:\n", "    spaces: [3]\n    x_spaces:\n", "E101"),
     ("duel/cards/alliances.yaml", "    abilities:\n", "    abilities: 7\n    x_abilities:\n", "E101"),
     ("duel/game.yaml", "\nagent:\n", "\nagent: [greedy]\nx_agent:\n", "E101"),
+    ("duel/game.yaml", "  - event: played\n    if: card.color == green",
+     "  - id: [a]\n    event: played\n    if: card.color == green", "E101"),  # a listener's id
 ])
 def test_a_malformed_declaration_is_reported_once_not_crashed_over(tmp_path, monkeypatch, file, old, new, code):
     """Found by running the mutation above at scale: an option without `default` (or an event

@@ -192,7 +192,7 @@ class Coder:
     def _listeners(self, g, gs):
         ids = set()
         for i, d in enumerate(g.get("listeners") or []):
-            lid = d.get("id") if isinstance(d, dict) else None
+            lid = d.get("id") if isinstance(d, dict) and isinstance(d.get("id"), str) else None  # (else: schema)
             if lid is not None and lid in ids:
                 self.err(gs, ("listeners", i, "id"), "E305", f"two listeners are named '{lid}'",
                          "give each its own id (a mod names a listener by it)")
