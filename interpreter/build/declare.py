@@ -116,7 +116,7 @@ class Declarer:
             r.players.append(p)
             self.sym(p, "player", p, gs, ("players",))
             r.props.setdefault(p, {"name": p})
-        for n, seated in (g.get("seats") or {}).items():
+        for n, seated in (g["seats"] if isinstance(g.get("seats"), dict) else {}).items():  # (else: schema)
             path = ("seats", n)
             if not str(n).isdigit() or isinstance(seated, list) and not all(isinstance(p, str) for p in seated):
                 continue  # (reported by the schema)
@@ -135,7 +135,7 @@ class Declarer:
                          f"seats are given for {', '.join(map(str, sorted(r.seats)))}")
             else:
                 r.default_players = dp
-        for n, teams in (g.get("teams") or {}).items():
+        for n, teams in (g["teams"] if isinstance(g.get("teams"), dict) else {}).items():  # (else: schema)
             if not str(n).isdigit() or not isinstance(teams, dict) \
                     or not all(isinstance(ms, list) and all(isinstance(m, str) for m in ms) for ms in teams.values()):
                 continue  # (reported by the schema; the other seatings' teams are still declared)
@@ -248,7 +248,8 @@ class Declarer:
                         self.err(gs, ("pieces", k, "supply", o), "E306",
                                  f"'{o}' is not an owner of {k}", did_you_mean(o, owners)
                                  or f"owners: {', '.join(map(str, owners))}")
-            places = ([d["at"]] if "at" in d else []) + (list(d["locations"]) if isinstance(d.get("locations"), list) else [])
+            places = (([d["at"]] if "at" in d else [])
+                      + (list(d["locations"]) if isinstance(d.get("locations"), list) else []))
             for i, loc in enumerate(places):
                 if not isinstance(loc, str):
                     continue  # (reported by the schema)
@@ -308,7 +309,7 @@ class Declarer:
 
     def _vars(self, g, gs):
         r = self.r
-        for name, d in (g.get("options") or {}).items():
+        for name, d in (g["options"] if isinstance(g.get("options"), dict) else {}).items():  # (else: schema)
             if not isinstance(d, dict):
                 continue  # (reported by the schema; the other variables are still declared)
             r.options[name] = d
@@ -373,7 +374,7 @@ class Declarer:
 
     def _item_types(self, g, gs):
         r = self.r
-        for t, d in (g.get("item_types") or {}).items():
+        for t, d in (g["item_types"] if isinstance(g.get("item_types"), dict) else {}).items():  # (else: schema)
             d = d if isinstance(d, dict) else {}  # (else: reported by the schema)
             props = dict(d.get("props") if isinstance(d.get("props"), dict) else {})
             r.item_types[t] = props
