@@ -92,6 +92,7 @@ def test_mutated_rule_files_never_crash_the_checker(tmp_path, monkeypatch, seed)
     # seats: that is no mapping: the step stopped there, no enum declared (142 errors)
     ("risk/game.yaml", "seats: {2: [yellow, red], 3: [yellow, red, black], 4: [yellow, green, red, black]}",
      "seats: [yellow, green, red, black]", "E101"),
+    ("duel/game.yaml", "\ntriggers:\n", "\ntriggers: true\nx_triggers:\n", "E101"),
 ])
 def test_a_malformed_declaration_is_reported_once_not_crashed_over(tmp_path, monkeypatch, file, old, new, code):
     """Found by running the mutation above at scale: an option without `default` (or an event

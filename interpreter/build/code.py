@@ -53,7 +53,7 @@ class Coder:
     def _procedures_compile(self):
         g = self.spec.game.value
         r = self.r
-        for key, body in (g.get("procedures") or {}).items():
+        for key, body in (g["procedures"] if isinstance(g.get("procedures"), dict) else {}).items():
             name, params = self._sig(key, None, (), "procedure") if _SIG.match(str(key)) else (None, [])
             if name is None or name not in self.d.procedures:
                 continue
@@ -66,7 +66,7 @@ class Coder:
     def _moves_compile(self, g, gs):
         r = self.r
         ids = {}
-        for name, d in (g.get("moves") or {}).items():
+        for name, d in (g["moves"] if isinstance(g.get("moves"), dict) else {}).items():
             if not isinstance(d, dict) or "do" not in d or not isinstance(d.get("args") or {}, dict):
                 continue  # the schema already reported it
             path = ("moves", name)
@@ -123,7 +123,7 @@ class Coder:
                                     src=self.src(gs, path + (("if",) if "if" in d else ("do",)), f"move {name}"))
 
     def _track_spaces(self, g, gs):
-        for name, d in (g.get("tracks") or {}).items():
+        for name, d in (g["tracks"] if isinstance(g.get("tracks"), dict) else {}).items():
             t = self.r.tracks.get(name)
             spaces = d.get("spaces") if isinstance(d, dict) and isinstance(d.get("spaces"), dict) else {}
             for pos, body in spaces.items():  # (not a mapping: reported by the schema)
@@ -138,7 +138,7 @@ class Coder:
     def _triggers(self, g, gs):
         r = self.r
         ids = {}
-        for i, d in enumerate(g.get("triggers") or []):
+        for i, d in enumerate(g["triggers"] if isinstance(g.get("triggers"), list) else []):
             if not isinstance(d, dict) or not all(k in d for k in ("id", "when", "do")) \
                     or not isinstance(d["id"], str) or not isinstance(d.get("for") or {}, dict):
                 continue  # the schema already reported it
@@ -191,7 +191,7 @@ class Coder:
 
     def _listeners(self, g, gs):
         ids = set()
-        for i, d in enumerate(g.get("listeners") or []):
+        for i, d in enumerate(g["listeners"] if isinstance(g.get("listeners"), list) else []):
             lid = d.get("id") if isinstance(d, dict) and isinstance(d.get("id"), str) else None  # (else: schema)
             if lid is not None and lid in ids:
                 self.err(gs, ("listeners", i, "id"), "E305", f"two listeners are named '{lid}'",

@@ -156,7 +156,7 @@ class Declarer:
                     r.team_names.append(t)
                 if t not in self.d.symbols:  # a side is named in the rules like an enum value
                     self.sym(t, "str", t, gs, path)
-        for name, values in (g.get("enums") or {}).items():
+        for name, values in (g["enums"] if isinstance(g.get("enums"), dict) else {}).items():
             values = values if isinstance(values, list) else []  # (else: reported by the schema)
             seen = set()
             for i, v in enumerate(values):
@@ -173,7 +173,7 @@ class Declarer:
                 self.sym(v, f"enum:{name}", v, gs, ("enums", name))
 
     def _events(self, g, gs):
-        for name, args in (g.get("events") or {}).items():
+        for name, args in (g["events"] if isinstance(g.get("events"), dict) else {}).items():
             args = args if isinstance(args, dict) else {}  # (not a mapping: reported by the schema)
             self.d.events[name] = dict(args)
             for a, t in args.items():
@@ -232,7 +232,7 @@ class Declarer:
         r = self.r
         r.locations = ["supply"]
         self.sym("supply", "str", "supply", gs, ("pieces",))
-        for k, d in (g.get("pieces") or {}).items():
+        for k, d in (g["pieces"] if isinstance(g.get("pieces"), dict) else {}).items():
             if not isinstance(d, dict):
                 d = {}  # the schema already reported it; keep the name declared
             r.kinds[k] = d
@@ -261,7 +261,7 @@ class Declarer:
 
     def _zones(self, g, gs):
         r, spec = self.r, self.spec
-        for fam, d in (g.get("zones") or {}).items():
+        for fam, d in (g["zones"] if isinstance(g.get("zones"), dict) else {}).items():
             if not isinstance(d, dict):
                 d = {}  # the schema already reported it; keep the name declared
             path = ("zones", fam)
@@ -322,7 +322,7 @@ class Declarer:
                          f"choices: {', '.join(map(str, choices))}")
             if isinstance(choices, list) and len(set(map(repr, choices))) != len(choices):
                 self.err(gs, ("options", name, "choices"), "E305", f"option '{name}' lists a choice twice")
-        for name, d in (g.get("vars") or {}).items():
+        for name, d in (g["vars"] if isinstance(g.get("vars"), dict) else {}).items():
             path = ("vars", name)
             if name in self.d.symbols or name in r.var_defs:
                 self.err(gs, path, "E305", f"variable '{name}' clashes with another name", key=True)
@@ -358,7 +358,7 @@ class Declarer:
 
     def _tracks(self, g, gs):
         r = self.r
-        for name, d in (g.get("tracks") or {}).items():
+        for name, d in (g["tracks"] if isinstance(g.get("tracks"), dict) else {}).items():
             if not isinstance(d, dict):
                 d = {}  # the schema already reported it; keep the name declared
             path = ("tracks", name)
@@ -526,7 +526,7 @@ class Declarer:
 
     def _functions(self, g, gs):
         r = self.r
-        for key, body in (g.get("functions") or {}).items():
+        for key, body in (g["functions"] if isinstance(g.get("functions"), dict) else {}).items():
             path = ("functions", key)
             name, params = self._sig(key, gs, path, "function")
             if name is None:
@@ -544,7 +544,7 @@ class Declarer:
 
     def _procedures_declare(self, g, gs):
         r = self.r
-        for key in (g.get("procedures") or {}):
+        for key in (g["procedures"] if isinstance(g.get("procedures"), dict) else {}):
             name, params = self._sig(key, gs, ("procedures", key), "procedure")
             if name is None:
                 continue
@@ -554,5 +554,5 @@ class Declarer:
             self.d.procedures[name] = (params, [None], self.src(gs, ("procedures", key), f"procedure {name}"))
 
     def _moves_declare(self, g, gs):
-        for name in (g.get("moves") or {}):
+        for name in (g["moves"] if isinstance(g.get("moves"), dict) else {}):
             self.r.moves[name] = None
