@@ -109,6 +109,8 @@ BOMBS = [
     "let a = [1] * 99999\n    let x = [a] * 99999\n    log('{}', count(flatten(x)))",
     "let a = [1] * 99999\n    let x = [a for i in range(0, 99999)]\n    log('{}', x)",
     "let a = [1] * 50000\n    let b = [a, a]\n    let c = [b, b]\n    log('{}', sort(c + c))",
+    # a short sum of written lists, each holding a long one
+    "let a = [1] * 99999\n    let x = [a] + [a] + [a] + [a]\n    log('{}', x)",
 ]
 
 

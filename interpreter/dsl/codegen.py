@@ -74,6 +74,18 @@ def written_length(e):
     return None
 
 
+def may_hold_lists(e) -> bool:
+    """Whether a written list (written_length) may hold lists: then a sum of such lists counts
+    the lists inside it (limits.nested), as each of them does."""
+    if isinstance(e, ir.ListOf):
+        return any(x.type in NESTABLE for x in e.items)
+    if isinstance(e, ir.Const):
+        return type(e.value) is list and list in map(type, e.value)
+    if isinstance(e, ir.IfExpr):
+        return may_hold_lists(e.then) or may_hold_lists(e.other)
+    return isinstance(e, ir.Arith) and any(may_hold_lists(x) for x in e.operands)
+
+
 class Module:
     """The Python source of one game, built function by function."""
 
@@ -204,6 +216,8 @@ class Module:
             else:
                 code = f"({code} {PYOP[op]} {g})"
             acc = "list" if "list" in (acc, part.type) else "int"
+        if written is not None and written <= SHORT_LIST and len(e.operands) > 1 and may_hold_lists(e):
+            code = f"_nest(st, {code})"  # (short, but each list inside may be long)
         return code
 
     def x_Compare(self, e):
