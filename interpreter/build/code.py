@@ -15,7 +15,7 @@ from ..errors import did_you_mean
 from ..model.rules import MoveDef, Trigger
 from . import checked
 from .cache import module_filename, module_key, read_module, write_module
-from .declare import _SIG
+from .declare import _SIG, section
 
 
 class Later:
@@ -53,7 +53,7 @@ class Coder:
     def _procedures_compile(self):
         g = self.spec.game.value
         r = self.r
-        for key, body in (g["procedures"] if isinstance(g.get("procedures"), dict) else {}).items():
+        for key, body in section(g, "procedures").items():
             name, params = self._sig(key, None, (), "procedure") if _SIG.match(str(key)) else (None, [])
             if name is None or name not in self.d.procedures:
                 continue
@@ -66,7 +66,7 @@ class Coder:
     def _moves_compile(self, g, gs):
         r = self.r
         ids = {}
-        for name, d in (g["moves"] if isinstance(g.get("moves"), dict) else {}).items():
+        for name, d in section(g, "moves").items():
             if not isinstance(d, dict) or "do" not in d or not isinstance(d.get("args") or {}, dict):
                 continue  # the schema already reported it
             path = ("moves", name)
@@ -123,7 +123,7 @@ class Coder:
                                     src=self.src(gs, path + (("if",) if "if" in d else ("do",)), f"move {name}"))
 
     def _track_spaces(self, g, gs):
-        for name, d in (g["tracks"] if isinstance(g.get("tracks"), dict) else {}).items():
+        for name, d in section(g, "tracks").items():
             t = self.r.tracks.get(name)
             spaces = d.get("spaces") if isinstance(d, dict) and isinstance(d.get("spaces"), dict) else {}
             for pos, body in spaces.items():  # (not a mapping: reported by the schema)
@@ -257,7 +257,7 @@ class Coder:
         elif td is not None:
             r.team_decider = self.later(self.c.expr_text(td, self.src(gs, ("team_decider",), "team decider"),
                                                          {"t": ("local", "t", "str")}), "team decider")
-        agent = g.get("agent") if isinstance(g.get("agent"), dict) else {}  # (else: reported by the schema)
+        agent = section(g, "agent")
         r.default_agents = agent.get("default")
         ev = agent.get("evaluate")
         if ev is not None:

@@ -57,6 +57,14 @@ def _type_of_value(d: Declarations, v):
     return sym[0] if sym and sym[0] in ("player", "region", "item", "zone") else "str"
 
 
+def section(d, key) -> dict:
+    """d[key] when it is a mapping; else none (another value was reported by the schema): every
+    build step reads the sections of a rule file through it, so one malformed section never
+    stops a step."""
+    v = d.get(key)
+    return v if isinstance(v, dict) else {}
+
+
 class Declarer:
     """The declaring steps of the Builder (build/__init__.py)."""
 
@@ -116,7 +124,7 @@ class Declarer:
             r.players.append(p)
             self.sym(p, "player", p, gs, ("players",))
             r.props.setdefault(p, {"name": p})
-        for n, seated in (g["seats"] if isinstance(g.get("seats"), dict) else {}).items():  # (else: schema)
+        for n, seated in section(g, "seats").items():
             path = ("seats", n)
             if not str(n).isdigit() or isinstance(seated, list) and not all(isinstance(p, str) for p in seated):
                 continue  # (reported by the schema)
@@ -135,7 +143,7 @@ class Declarer:
                          f"seats are given for {', '.join(map(str, sorted(r.seats)))}")
             else:
                 r.default_players = dp
-        for n, teams in (g["teams"] if isinstance(g.get("teams"), dict) else {}).items():  # (else: schema)
+        for n, teams in section(g, "teams").items():
             if not str(n).isdigit() or not isinstance(teams, dict) \
                     or not all(isinstance(ms, list) and all(isinstance(m, str) for m in ms) for ms in teams.values()):
                 continue  # (reported by the schema; the other seatings' teams are still declared)
@@ -156,7 +164,7 @@ class Declarer:
                     r.team_names.append(t)
                 if t not in self.d.symbols:  # a side is named in the rules like an enum value
                     self.sym(t, "str", t, gs, path)
-        for name, values in (g["enums"] if isinstance(g.get("enums"), dict) else {}).items():
+        for name, values in section(g, "enums").items():
             values = values if isinstance(values, list) else []  # (else: reported by the schema)
             seen = set()
             for i, v in enumerate(values):
@@ -173,7 +181,7 @@ class Declarer:
                 self.sym(v, f"enum:{name}", v, gs, ("enums", name))
 
     def _events(self, g, gs):
-        for name, args in (g["events"] if isinstance(g.get("events"), dict) else {}).items():
+        for name, args in section(g, "events").items():
             args = args if isinstance(args, dict) else {}  # (not a mapping: reported by the schema)
             self.d.events[name] = dict(args)
             for a, t in args.items():
@@ -232,7 +240,7 @@ class Declarer:
         r = self.r
         r.locations = ["supply"]
         self.sym("supply", "str", "supply", gs, ("pieces",))
-        for k, d in (g["pieces"] if isinstance(g.get("pieces"), dict) else {}).items():
+        for k, d in section(g, "pieces").items():
             if not isinstance(d, dict):
                 d = {}  # the schema already reported it; keep the name declared
             r.kinds[k] = d
@@ -261,7 +269,7 @@ class Declarer:
 
     def _zones(self, g, gs):
         r, spec = self.r, self.spec
-        for fam, d in (g["zones"] if isinstance(g.get("zones"), dict) else {}).items():
+        for fam, d in section(g, "zones").items():
             if not isinstance(d, dict):
                 d = {}  # the schema already reported it; keep the name declared
             path = ("zones", fam)
@@ -309,7 +317,7 @@ class Declarer:
 
     def _vars(self, g, gs):
         r = self.r
-        for name, d in (g["options"] if isinstance(g.get("options"), dict) else {}).items():  # (else: schema)
+        for name, d in section(g, "options").items():
             if not isinstance(d, dict):
                 continue  # (reported by the schema; the other variables are still declared)
             r.options[name] = d
@@ -322,7 +330,7 @@ class Declarer:
                          f"choices: {', '.join(map(str, choices))}")
             if isinstance(choices, list) and len(set(map(repr, choices))) != len(choices):
                 self.err(gs, ("options", name, "choices"), "E305", f"option '{name}' lists a choice twice")
-        for name, d in (g["vars"] if isinstance(g.get("vars"), dict) else {}).items():
+        for name, d in section(g, "vars").items():
             path = ("vars", name)
             if name in self.d.symbols or name in r.var_defs:
                 self.err(gs, path, "E305", f"variable '{name}' clashes with another name", key=True)
@@ -358,7 +366,7 @@ class Declarer:
 
     def _tracks(self, g, gs):
         r = self.r
-        for name, d in (g["tracks"] if isinstance(g.get("tracks"), dict) else {}).items():
+        for name, d in section(g, "tracks").items():
             if not isinstance(d, dict):
                 d = {}  # the schema already reported it; keep the name declared
             path = ("tracks", name)
@@ -374,7 +382,7 @@ class Declarer:
 
     def _item_types(self, g, gs):
         r = self.r
-        for t, d in (g["item_types"] if isinstance(g.get("item_types"), dict) else {}).items():  # (else: schema)
+        for t, d in section(g, "item_types").items():
             d = d if isinstance(d, dict) else {}  # (else: reported by the schema)
             props = dict(d.get("props") if isinstance(d.get("props"), dict) else {})
             r.item_types[t] = props
@@ -526,7 +534,7 @@ class Declarer:
 
     def _functions(self, g, gs):
         r = self.r
-        for key, body in (g["functions"] if isinstance(g.get("functions"), dict) else {}).items():
+        for key, body in section(g, "functions").items():
             path = ("functions", key)
             name, params = self._sig(key, gs, path, "function")
             if name is None:
@@ -544,7 +552,7 @@ class Declarer:
 
     def _procedures_declare(self, g, gs):
         r = self.r
-        for key in (g["procedures"] if isinstance(g.get("procedures"), dict) else {}):
+        for key in section(g, "procedures"):
             name, params = self._sig(key, gs, ("procedures", key), "procedure")
             if name is None:
                 continue
@@ -554,5 +562,5 @@ class Declarer:
             self.d.procedures[name] = (params, [None], self.src(gs, ("procedures", key), f"procedure {name}"))
 
     def _moves_declare(self, g, gs):
-        for name in (g["moves"] if isinstance(g.get("moves"), dict) else {}):
+        for name in section(g, "moves"):
             self.r.moves[name] = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..dsl import ir
 from ..errors import did_you_mean
+from .declare import section
 
 
 class Displayer:
@@ -13,20 +14,20 @@ class Displayer:
 
     def _display(self, g, gs):
         r = self.r
-        disp = _section(g, "display")
+        disp = section(g, "display")
         me = {"me": ("local", "me", "player")}
-        for label, text in _section(disp, "players").items():
+        for label, text in section(disp, "players").items():
             r.hud["players"][label] = self.later(self.c.expr_text(
                 text, self.src(gs, ("display", "players", label), "display"), dict(me)), f"display of {label}")
         known = (set(r.players) | {v for vals in r.enums.values() for v in vals} | set(r.kinds)
                  | set(r.zone_families) | set(r.locations))
-        for i, (k, v) in enumerate(_section(disp, "names").items()):
+        for i, (k, v) in enumerate(section(disp, "names").items()):
             if k not in known:
                 self.err(gs, ("display", "names", k), "E306",
                          f"'{k}' is not a player, an enum value, a piece kind, a place or a zone family",
                          did_you_mean(k, known) or "names: gives these their printed names")
             r.names[k] = str(v)
-        for name, m in _section(disp, "meters").items():
+        for name, m in section(disp, "meters").items():
             if not isinstance(m, dict) or "value" not in m:
                 continue  # the schema already reported it
             at = ("display", "meters", name)
@@ -39,8 +40,8 @@ class Displayer:
             marks = {int(k): str(v) for k, v in marks.items() if str(k).lstrip("-").isdigit()}
             r.hud["meters"][name] = {"value": value, "max": top, "per": m.get("per"), "marks": marks,
                                      "doc": m.get("doc", "")}
-        r.hud["prompts"] = {str(k): str(v) for k, v in _section(disp, "prompts").items()}
-        for t, text in _section(disp, "items").items():
+        r.hud["prompts"] = {str(k): str(v) for k, v in section(disp, "prompts").items()}
+        for t, text in section(disp, "items").items():
             if t not in r.item_types:
                 self.err(gs, ("display", "items", t), "E306", f"unknown item type '{t}'",
                          did_you_mean(t, r.item_types), key=True)
@@ -48,7 +49,7 @@ class Displayer:
             r.hud["items"][t] = self.later(self.c.expr_text(
                 text, self.src(gs, ("display", "items", t), f"display of {t}"),
                 {"me": ("local", "me", "player"), "this": ("local", "this", "item")}), f"display of {t}")
-        for label, text in _section(disp, "regions").items():
+        for label, text in section(disp, "regions").items():
             r.hud["regions"][label] = self.later(self.c.expr_text(
                 text, self.src(gs, ("display", "regions", label), "display"),
                 {"me": ("local", "me", "player"), "r": ("local", "r", "region")}), f"display of {label}")
@@ -69,7 +70,7 @@ class Displayer:
         """display: choices: and victories: how the log reads a public choice (a one_of's branch)
         and a kind of victory. Each names a one_of label and branch, or a victory, of these rules
         (every effect is checked by now)."""
-        disp = _section(g, "display")
+        disp = section(g, "display")
         r = self.r
         branches, victories, any_victory = {}, set(), False
         for b in self.c.blocks:
@@ -82,7 +83,7 @@ class Displayer:
                         victories.add(v.value)
                     else:  # a victory worked out while playing: any name may be one
                         any_victory = True
-        for label, texts in _section(disp, "choices").items():
+        for label, texts in section(disp, "choices").items():
             at = ("display", "choices", label)
             if label not in branches:
                 self.err(gs, at, "E306", f"no one_of is labelled '{label}'",
@@ -96,15 +97,10 @@ class Displayer:
                              key=True)
                 else:
                     r.choice_log[(label, branch)] = str(text)
-        for v, text in _section(disp, "victories").items():
+        for v, text in section(disp, "victories").items():
             if not any_victory and v not in victories:
                 self.err(gs, ("display", "victories", v), "E306", f"no end_game names the victory '{v}'",
                          did_you_mean(v, victories) or "victories: are end_game's second arguments", key=True)
             else:
                 r.victory_names[v] = str(text)
 
-
-def _section(d, key) -> dict:
-    """d[key] when it is a mapping (another value was reported by the schema), else none."""
-    v = d.get(key)
-    return v if isinstance(v, dict) else {}
