@@ -16,6 +16,7 @@ Figures (one core, this process):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import statistics
@@ -65,10 +66,9 @@ print(json.dumps({"actions": n, "seconds": time.perf_counter() - t}))
 """
 
 
-def compare(game: str, ref: str, games: int, rounds: int, mods=()) -> dict:
-    """Random playouts of this checkout and of another commit (a temporary git worktree),
-    interleaved in fresh processes: actions/s of each and their ratio (this machine is shared:
-    only the ratio, measured in the same minutes, means much)."""
+@contextlib.contextmanager
+def worktree(ref: str):
+    """(short sha, folder) of another commit checked out in a temporary git worktree, removed after."""
     import shutil
     import tempfile
 
@@ -77,6 +77,17 @@ def compare(game: str, ref: str, games: int, rounds: int, mods=()) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix=f"lotr-bench-{sha}-"))
     subprocess.run(["git", "worktree", "add", "--detach", "-q", str(tmp), sha], cwd=ROOT, check=True)
     try:
+        yield sha, tmp
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tmp)], cwd=ROOT)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def compare(game: str, ref: str, games: int, rounds: int, mods=()) -> dict:
+    """Random playouts of this checkout and of another commit (a temporary git worktree),
+    interleaved in fresh processes: actions/s of each and their ratio (this machine is shared:
+    only the ratio, measured in the same minutes, means much)."""
+    with worktree(ref) as (sha, tmp):
         rates = {"this": [], sha: []}
         for _ in range(rounds):
             for name, tree in (("this", ROOT), (sha, tmp)):
@@ -89,9 +100,6 @@ def compare(game: str, ref: str, games: int, rounds: int, mods=()) -> dict:
         this, old = statistics.median(rates["this"]), statistics.median(rates[sha])
         return {"game": game, "compared_with": sha, "rounds": rounds, "games": games,
                 "actions_per_s_this": round(this), f"actions_per_s_{sha}": round(old), "ratio": round(this / old, 3)}
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(tmp)], cwd=ROOT)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main(argv=None):

@@ -73,13 +73,11 @@ def _tool(args: list) -> dict:
 
 def _clone_ratio(baseline: str, games: int, rounds: int) -> dict:
     """War of the Ring clone cost, this checkout and the baseline interleaved (best of each)."""
-    import shutil
     import statistics
-    import tempfile
 
-    tmp = Path(tempfile.mkdtemp(prefix="lotr-targets-"))
-    subprocess.run(["git", "worktree", "add", "--detach", "-q", str(tmp), baseline], cwd=ROOT, check=True)
-    try:
+    from bench import worktree
+
+    with worktree(baseline) as (_, tmp):
         costs = {"this": [], "baseline": []}
         for _ in range(rounds):
             for name, tree in (("this", ROOT), ("baseline", tmp)):
@@ -89,9 +87,6 @@ def _clone_ratio(baseline: str, games: int, rounds: int) -> dict:
         this, old = min(costs["this"]), min(costs["baseline"])
         return {"clone_us_this": round(this, 2), "clone_us_baseline": round(old, 2),
                 "ratio": round(this / old, 3), "median_this": round(statistics.median(costs["this"]), 2)}
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(tmp)], cwd=ROOT)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def measure(baseline: str, rounds: int, quick: bool) -> list[dict]:
