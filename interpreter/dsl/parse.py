@@ -1,7 +1,7 @@
 """Parse effect-language text into a small AST of ``Node`` objects.
 
-The Lark parser is built once per process from ``grammar/effects.lark`` and cached on
-disk under the user's cache directory, so construction costs a few milliseconds.
+The Lark parser is made once per process from the LALR tables of ``grammar/effects.lark``,
+built in advance (``grammar/effects.tables``) or on first use into the user's cache.
 
 Why this module is large: the AST is built while Lark parses, by one short callback per rule
 of the grammar (``_Rules``), in the grammar's order; split off, the parser would be two halves.
@@ -66,10 +66,62 @@ def _cache_file() -> str:
     return os.path.join(path, f"effects-{h.hexdigest()[:16]}.lark.cache")
 
 
+TABLES_PATH = GRAMMAR_PATH.with_name("effects.tables")
+_OPTIONS = dict(parser="lalr", maybe_placeholders=True, start=["start", "expr_only"])
+
+
+def tables_key() -> str:
+    """What the parser tables depend on, as the first line of a tables file: the grammar's
+    digest, then the Lark and Python versions they were built with (Lark's pickled tables are
+    tied to both)."""
+    import sys
+
+    import lark
+
+    grammar = hashlib.sha256(GRAMMAR_PATH.read_bytes() + repr(sorted(_OPTIONS.items())).encode()).hexdigest()[:16]
+    return f"{grammar} lark-{lark.__version__} python-{sys.version_info[0]}.{sys.version_info[1]}"
+
+
+def write_tables(path, parser=None) -> None:
+    """Write the LALR tables of the grammar to path (the key line, then Lark's saved parser),
+    from parser when given (built with _OPTIONS), else built now."""
+    from lark import Lark
+
+    from lark.lark import _LOAD_ALLOWED_OPTIONS
+
+    parser = parser or Lark(GRAMMAR_PATH.read_text(), **_OPTIONS)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as fh:
+        fh.write(tables_key().encode() + b"\n")
+        parser.save(fh, exclude_options=_LOAD_ALLOWED_OPTIONS)
+    os.replace(tmp, path)
+
+
+def _read_tables(path, rules):
+    """The parser from a tables file written for this grammar, Lark and Python, or None."""
+    import pickle
+
+    from lark import Lark
+
+    try:
+        with open(path, "rb") as fh:
+            if fh.readline().rstrip(b"\n").decode() != tables_key():
+                return None
+            saved = pickle.load(fh)
+        # (as Lark loads its own cache: the tables, with our callbacks)
+        return Lark._load_from_dict(saved["data"], saved["memo"], transformer=rules)
+    except Exception:  # no file, or another one: build the parser instead
+        return None
+
+
 def get_parser():
     """The LALR parser (Lark is imported only when some text is not in the parse cache). It
     builds the AST as it parses (``_Rules``), which takes half the time of building Lark's
-    parse tree and transforming that."""
+    parse tree and transforming that.
+
+    Its tables come from ``grammar/effects.tables``, built from the grammar when the engine is
+    made (``tools/parser_tables.py``; a test keeps them current), or, with another Lark or
+    Python, from the user's cache, built there on first use."""
     global Token
     p = _parsers.get("p")
     if p is None:
@@ -80,11 +132,14 @@ def get_parser():
         rules = _parsers["rules"] = _Rules()
         cache = _cache_file()
         # (positions come from the tokens, in _Rules: Lark's propagate_positions is not needed)
-        kwargs = dict(parser="lalr", maybe_placeholders=True, start=["start", "expr_only"], transformer=rules)
-        try:
-            p = Lark(GRAMMAR_PATH.read_text(), cache=cache or False, **kwargs)
-        except (OSError, EOFError):  # unreadable cache: build without it
-            p = Lark(GRAMMAR_PATH.read_text(), **kwargs)
+        p = _read_tables(TABLES_PATH, rules) or (_read_tables(cache, rules) if cache else None)
+        if p is None:
+            p = Lark(GRAMMAR_PATH.read_text(), transformer=rules, **_OPTIONS)
+            if cache:
+                try:
+                    write_tables(cache, p)
+                except OSError:
+                    pass
         _parsers["p"] = p
     return p
 
