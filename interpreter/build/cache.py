@@ -44,7 +44,7 @@ def read_module(key: str):
     try:
         with open(os.path.join(_cache_dir(), key + ".bin"), "rb") as fh:
             data = marshal.load(fh)
-        return data if isinstance(data, dict) and {"source", "code", "names", "enums"} <= set(data) else None
+        return data if isinstance(data, dict) and {"source", "code", "chunks", "names", "enums"} <= set(data) else None
     except Exception:  # no cache, or a damaged one: write the module again
         return None
 

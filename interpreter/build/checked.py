@@ -54,7 +54,7 @@ def save(spec, rules, decl, fnames, diags) -> None:
 def load(spec, digest: str, namespace):
     """(rules, a loader of the declarations, the build's diagnostics) from the cache, or None."""
     from ..dsl.treecache import deep_recursion
-    from .code import link
+    from .module import link
 
     try:
         with open(_path(key(spec, digest)), "rb") as fh:
@@ -64,7 +64,7 @@ def load(spec, digest: str, namespace):
             return None
         with deep_recursion():
             rules, tables = pickle.loads(data["rules"])
-        link(rules, tables, data["fnames"], mod["source"], mod["code"], namespace)
+        link(rules, tables, data["fnames"], mod, module_key(digest), namespace)
     except Exception:  # no cache, or one this engine cannot read: build the rules again
         return None
     blob = data["decl"]

@@ -5,7 +5,6 @@ enumerator the running game calls. The module is cached on disk, keyed by the ru
 grammar and the engine's own code, so an unchanged game is not written again."""
 from __future__ import annotations
 
-import linecache
 import string
 
 from ..dsl.codegen import Module
@@ -16,24 +15,7 @@ from ..model.rules import MoveDef, Trigger
 from . import checked
 from .cache import module_filename, module_key, read_module, write_module
 from .declare import _SIG, section
-
-
-class Later:
-    """An expression checked now and written as a function of (st, env) with the module."""
-
-    __slots__ = ("expr", "what", "name")
-
-    def __init__(self, expr, what):
-        self.expr, self.what, self.name = expr, what, None
-
-    def __reduce__(self):  # kept with the checked rules (checked.py): its function's name is enough
-        return _named, (self.what, self.name)
-
-
-def _named(what, name) -> Later:
-    item = Later(None, what)
-    item.name = name
-    return item
+from .module import Later, assemble, link
 
 
 class Coder:
@@ -283,7 +265,7 @@ class Coder:
                 item.name = name
             for name, m in r.moves.items():
                 m.enum_name = hit["enums"][name]
-            self._link(hit["source"], hit["code"])
+            self._link(hit, key)
             return
         functions = c.functions
         listed = c.given_lists()
@@ -309,7 +291,7 @@ class Coder:
                 mod.game_function(fn, f"{self._where(fn.src)}: {fn.name}({', '.join(fn.params)})", number)
         for item in self._later:
             item.name = mod.function(item.expr, item.what)
-        tables = [mod.block(b) for b in c.blocks]
+        chunks = [mod.chunk(b) for b in c.blocks]
         for m in r.moves.values():
             parts = []
             for lit, f, _, _ in string.Formatter().parse(m.id_fmt):
@@ -319,58 +301,19 @@ class Coder:
             m.enum_name = mod.enumerator(m.name, [(a, d.expr) for a, d in m.params],
                                          m.cond.expr if m.cond is not None else None, parts,
                                          f"{self._where(m.src)}: the legal actions of move {m.name}")
-        mod.parts.append("BLOCKS = [\n    " + ",\n    ".join(tables) + "]\n")
         mod.parts.append(f"MEMO_MASKS = {mod.memo_masks!r}\n")
         mod.parts.append(f"MEMO_AT = {mod.memo_at!r}\n")
         mod.parts.append(f"MEMO_NEAR = {mod.memo_near!r}\n")
-        source = mod.source()
-        code = compile(source, module_filename(r), "exec")
-        write_module(key, {"source": source, "code": code, "names": [item.name for item in self._later],
-                           "enums": {name: m.enum_name for name, m in r.moves.items()}})
-        self._link(source, code)
+        module = assemble(mod.source(), chunks, module_filename(r))
+        module.update(names=[item.name for item in self._later],
+                      enums={name: m.enum_name for name, m in r.moves.items()})
+        write_module(key, module)
+        self._link(module, key, fresh=True)
 
-    def _link(self, source: str, code):
+    def _link(self, module: dict, key: str, fresh: bool = False):
         r, d = self.r, self.d
         d.functions = self.c.functions
         r.block_src = {b.id: [(b.src, s.line, s.col) for s in b.stmts] for b in self.c.blocks}
         fnames = [name for name, f in self.c.functions.items() if f.body is not None]
         checked.save(self.spec, r, d, fnames, self.spec.diags[self._diags_before:])
-        link(r, d, fnames, source, code, self.namespace)
-
-
-def link(r, decl, fnames, source: str, code, namespace) -> None:
-    """Run a game's module and put what it defines in its Rules: the blocks, the memo masks, and
-    in place of each expression checked for later (a Later), the function written for it."""
-    filename = module_filename(r)
-    ns = namespace(r, decl)
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(code, ns)
-    r.module_source = source
-    r.namespace = ns
-    r.blocks = ns["BLOCKS"]
-    r.memo_masks = ns["MEMO_MASKS"]
-    r.memo_at = ns["MEMO_AT"]
-    r.memo_near = frozenset(ns["MEMO_NEAR"])
-
-    def fn(x):
-        return ns[x.name] if isinstance(x, Later) else x
-
-    for m in r.moves.values():
-        m.params = [(a, fn(d)) for a, d in m.params]
-        m.cond = fn(m.cond)
-        m.enumerate = ns[m.enum_name]
-    for t in r.triggers:
-        t.params = [(a, fn(d)) for a, d in t.params]
-        t.cond = fn(t.cond)
-    for ev, lst in r.listeners.items():
-        r.listeners[ev] = [(item, fn(cond), block) for item, cond, block in lst]
-    r.item_conds = {k: fn(v) for k, v in r.item_conds.items()}
-    hud = r.hud
-    for key in ("players", "regions", "items"):
-        hud[key] = {k: fn(v) for k, v in hud[key].items()}
-    hud["zones"] = [(text, fn(f)) for text, f in hud["zones"]]
-    for m in hud["meters"].values():
-        m["value"], m["max"] = fn(m["value"]), fn(m["max"])
-    r.evaluate = fn(r.evaluate)
-    r.team_decider = fn(r.team_decider)
-    r.functions = {name: ns[f"f_{name}"] for name in fnames}
+        link(r, d, fnames, module, key, self.namespace, fresh)

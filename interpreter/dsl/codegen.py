@@ -93,6 +93,7 @@ class Module:
         self.r = rules
         self.where = where  # where(src, line, col) -> 'file:line (what)' for comments
         self.parts: list[str] = []
+        self.sink = self.parts  # where definitions go: the module's first part, or a block's chunk
         self.consts: dict = {}  # repr -> name
         self.names: set = set()
         self._n = 0
@@ -112,7 +113,7 @@ class Module:
             name = self.fresh(name + "_")
         self.names.add(name)
         head = f"def {name}({args}):" + (f"  # {comment}" if comment else "")
-        self.parts.append("\n".join([head] + ["    " + ln for ln in body]) + "\n")
+        self.sink.append("\n".join([head] + ["    " + ln for ln in body]) + "\n")
         return name
 
     def const(self, value) -> str:
@@ -348,8 +349,21 @@ class Module:
         return name
 
     # ------------------------------------------------------------ statements
-    def block(self, b: ir.Block) -> str:
-        """The statements of a block, as a list of functions (returned as code): a run of two
+    def chunk(self, b: ir.Block) -> tuple[str, int]:
+        """(source, length) of a block's chunk: the functions of its statements and what they
+        alone use, ending in ``B_<id> = [...]``, its list of statements (then its end). A chunk
+        is compiled when its block first runs (build/module.py); constants stay in the module's
+        first part, which every chunk may read."""
+        self.sink = []
+        try:
+            names = self.block(b)
+            self.sink.append(f"B_{b.id} = [{', '.join(names)}]\n")
+            return "\n".join(self.sink), len(names)
+        finally:
+            self.sink = self.parts
+
+    def block(self, b: ir.Block) -> list[str]:
+        """The statements of a block, as a list of functions (their names): a run of two
         or more statements that can be fused is one function, at every position of the run;
         then the block's end (``vm.end``), which takes away a frame whose statements are done."""
         names = []
@@ -365,7 +379,7 @@ class Module:
             else:
                 names.append(self.statement(b, i))
                 i += 1
-        return "[" + ", ".join(names + ["_end"]) + "]"  # (vm.end: the frame of a block done leaves)
+        return names + ["_end"]  # (vm.end: the frame of a block done leaves)
 
     @staticmethod
     def simple(s) -> bool:
@@ -593,7 +607,7 @@ class Module:
                               f"{comment}: the branches offered")
         fname = self.define(name, "st, fr", [f"_branches(st, fr, {s.kind!r}, {s.label!r}, {self._opt(s.by)}, "
                                              f"{table}, {offered})"], comment)
-        self.parts.append(f"{fname}.branches = {{n: b for n, b in {table} if b is not None}}\n"
+        self.sink.append(f"{fname}.branches = {{n: b for n, b in {table} if b is not None}}\n"
                           f"{fname}.logged = {s.kind == 'one_of'}\n")
         return fname
 
@@ -606,7 +620,7 @@ class Module:
     def const_name(self, code: str) -> str:
         """A module-level name for a piece of code evaluated once (a table of functions)."""
         name = self.fresh("_t")
-        self.parts.append(f"{name} = {code}\n")
+        self.sink.append(f"{name} = {code}\n")
         return name
 
     # ------------------------------------------------------------ moves

@@ -235,7 +235,7 @@ def take(st, a: Action) -> None:
         fr[1] += 1
     elif t == "branch":
         fr[1] += 1
-        stmt = rules.blocks[fr[0]][fr[1] - 1]
+        stmt = rules.statement(fr[0], fr[1] - 1)
         if stmt.logged:  # a one_of's branch is a public choice, like a move
             text = rules.choice_log.get((p["label"], a.payload))  # (display: choices:)
             if text is None:
@@ -246,6 +246,6 @@ def take(st, a: Action) -> None:
         if block is not None:
             st.stack.append([block, 0, fr[2], None])
     elif t == "order":
-        stmt = rules.blocks[fr[0]][fr[1]]
+        stmt = rules.statement(fr[0], fr[1])
         fr[3].remove(a.payload)
         st.stack.append([stmt.branches[a.payload], 0, fr[2], None])

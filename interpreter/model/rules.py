@@ -128,7 +128,7 @@ class Rules:
         self.item_effects: dict = {}
         self.item_conds: dict = {}   # item -> compiled `if:` (when it may be used)
         self.grants: dict = {}
-        self.blocks: list = []
+        self.blocks: list = []       # block id -> its statements (functions), then its end (build/module.link)
         self.block_src: dict = {}    # block id -> [(Src, line, col)] per statement, for errors
         self.flow = None
         self.dispatch_block = None   # the block of an event's dispatch frame (vm.emit)
@@ -150,7 +150,7 @@ class Rules:
         self.item_bits: dict = {}  # item -> the channel of where it lies, for an item the rules name in zone_of()
         self.face_bit = self.bit("face")
         self.start_zone: dict = {}
-        self.namespace: dict = {}    # the globals of the generated module (build/code.py)
+        self.namespace: dict = {}    # the globals of the generated module (build/module.py)
         self.module_source = ""      # the generated module, for reading and debugging
 
     @property
@@ -188,6 +188,13 @@ class Rules:
         for c in chans:
             m |= self.bit(c)
         return m
+
+    def statement(self, block: int, pc: int):
+        """The function of a block's statement at pc (its block compiled first if it is not
+        yet: build/module.link compiles a block when it first runs)."""
+        stmt = self.blocks[block][pc]
+        load = getattr(stmt, "load", None)
+        return stmt if load is None else load()[pc]
 
     def where(self, block: int, pc: int) -> str:
         """'path:line (what)' of a statement, for run-time error messages."""

@@ -1,0 +1,144 @@
+"""A game's generated module, linked into its Rules: the module's first part run at load, and
+each block's chunk compiled when the block first runs (or, once the cache holds them, at load);
+``Later``, an expression checked with the rules and written as a function of the module."""
+from __future__ import annotations
+
+import linecache
+
+from .cache import module_filename, write_module
+
+
+class Later:
+    """An expression checked now and written as a function of (st, env) with the module."""
+
+    __slots__ = ("expr", "what", "name")
+
+    def __init__(self, expr, what):
+        self.expr, self.what, self.name = expr, what, None
+
+    def __reduce__(self):  # kept with the checked rules (checked.py): its function's name is enough
+        return _named, (self.what, self.name)
+
+
+def _named(what, name) -> Later:
+    item = Later(None, what)
+    item.name = name
+    return item
+
+
+
+def assemble(first: str, chunks: list, filename: str) -> dict:
+    """A game's module as the cache keeps it: the whole text (for tracebacks and reading), its
+    first part compiled, and each block's chunk as (its first line, where its text begins and
+    ends in the whole text, how many functions the block's list holds)."""
+    texts = [first]
+    line, at = first.count("\n") + 2, len(first) + 1  # (parts are joined by a newline)
+    placed = []
+    for text, length in chunks:
+        placed.append((line, at, at + len(text), length))
+        texts.append(text)
+        line += text.count("\n") + 1
+        at += len(text) + 1
+    source = "\n".join(texts)
+    return {"source": source, "code": compile(first, filename, "exec"), "chunks": placed}
+
+
+def link(r, decl, fnames, module: dict, key: str, namespace, fresh: bool = False) -> None:
+    """Run a game's module and put what it defines in its Rules: the blocks, the memo masks, and
+    in place of each expression checked for later (a Later), the function written for it.
+
+    The module just written (fresh) has only its first part compiled (a third of it): a
+    block's chunk is compiled when the block first runs. Until then the block's list holds a
+    stand-in (_Unloaded) that compiles the chunk, puts its statements in the list and runs the
+    one asked for. The next load, from the cache, compiles every chunk and keeps them in the
+    cache, so later loads compile nothing."""
+    filename = module_filename(r)
+    source = module["source"]
+    ns = namespace(r, decl)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(module["code"], ns)
+    r.module_source = source
+    r.namespace = ns
+    chunks = module["chunks"]
+    codes = module.get("chunk_code")
+    if codes is None and not fresh:  # complete the cache: every later load compiles nothing
+        codes = [_compiled((key, i), line, (source, a, b), filename) for i, (line, a, b, _) in enumerate(chunks)]
+        write_module(key, {**module, "chunk_code": codes})
+    if codes is not None:
+        for code in codes:
+            exec(code, ns)
+        r.blocks = [ns[f"B_{i}"] for i in range(len(chunks))]
+    else:
+        blocks = r.blocks = []
+        for i, (line, a, b, length) in enumerate(chunks):
+            block = [None] * length
+            block[:] = [_Unloaded(block, ns, (key, i), line, (source, a, b), filename)] * length
+            blocks.append(block)
+    r.memo_masks = ns["MEMO_MASKS"]
+    r.memo_at = ns["MEMO_AT"]
+    r.memo_near = frozenset(ns["MEMO_NEAR"])
+
+    def fn(x):
+        return ns[x.name] if isinstance(x, Later) else x
+
+    for m in r.moves.values():
+        m.params = [(a, fn(d)) for a, d in m.params]
+        m.cond = fn(m.cond)
+        m.enumerate = ns[m.enum_name]
+    for t in r.triggers:
+        t.params = [(a, fn(d)) for a, d in t.params]
+        t.cond = fn(t.cond)
+    for ev, lst in r.listeners.items():
+        r.listeners[ev] = [(item, fn(cond), block) for item, cond, block in lst]
+    r.item_conds = {k: fn(v) for k, v in r.item_conds.items()}
+    hud = r.hud
+    for part in ("players", "regions", "items"):
+        hud[part] = {k: fn(v) for k, v in hud[part].items()}
+    hud["zones"] = [(text, fn(f)) for text, f in hud["zones"]]
+    for m in hud["meters"].values():
+        m["value"], m["max"] = fn(m["value"]), fn(m["max"])
+    r.evaluate = fn(r.evaluate)
+    r.team_decider = fn(r.team_decider)
+    r.functions = {name: ns[f"f_{name}"] for name in fnames}
+
+
+_COMPILED: dict = {}  # (module key, block) -> its chunk's code, kept for the process (loads again)
+
+
+class _Unloaded:
+    """The stand-in for the statements of a block not compiled yet (see link)."""
+
+    __slots__ = ("block", "ns", "key", "line", "text", "filename")
+
+    def __init__(self, block, ns, key, line, text, filename):
+        # (text: the module's text and where the chunk begins and ends in it)
+        self.block, self.ns, self.key, self.line, self.text, self.filename = block, ns, key, line, text, filename
+
+    def load(self) -> list:
+        """The block's statements, compiled now if they are not yet."""
+        if self.block[0] is self:
+            exec(_compiled(self.key, self.line, self.text, self.filename), self.ns)
+            self.block[:] = self.ns[f"B_{self.key[1]}"]
+        return self.block
+
+    def __call__(self, st, fr):
+        return self.load()[fr[1]](st, fr)
+
+
+def _compiled(key, line: int, text: tuple, filename: str):
+    """A chunk's code (text: the module's text, where the chunk begins and ends in it), its
+    lines where the chunk is in the module's text; kept for the process: the same game loaded
+    again compiles it once."""
+    code = _COMPILED.get(key)
+    if code is None:
+        if len(_COMPILED) > 50_000:  # (many games in one process: start again)
+            _COMPILED.clear()
+        source, a, b = text
+        code = _COMPILED[key] = _at_line(compile(source[a:b], filename, "exec"), line - 1)
+    return code
+
+
+def _at_line(code, shift: int):
+    """code (and the functions inside it) with its line numbers moved down by shift."""
+    consts = tuple(_at_line(c, shift) if isinstance(c, type(code)) else c for c in code.co_consts)
+    return code.replace(co_firstlineno=code.co_firstlineno + shift, co_consts=consts)

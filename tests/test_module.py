@@ -1,0 +1,99 @@
+"""A game's generated module (build/module.py): a first load compiles the module's first part
+only, each block's statements when the block first runs; the next load completes the cache,
+and later loads compile nothing. Play is the same whichever way a block was compiled."""
+import random
+
+from interpreter import load_game
+from interpreter.build import module
+from interpreter.build.cache import read_module
+from interpreter.build.module import _Unloaded
+
+
+def _unloaded(rules) -> set:
+    return {b for b, block in enumerate(rules.blocks) if isinstance(block[0], _Unloaded)}
+
+
+def _playout(game, seed):
+    st, rng = game.new_game(seed=seed), random.Random(seed)
+    while not st.over:
+        acts = st.legal_actions()
+        st.apply(acts[rng.randrange(len(acts))])
+    return st.digest(), st.to_json()
+
+
+def _module_key(rules):
+    from interpreter.build.cache import module_key
+
+    return module_key(rules.digest)
+
+
+def test_a_first_load_compiles_each_block_when_it_first_runs_and_the_next_load_completes_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(module, "_COMPILED", {})
+    first = load_game("duel")
+    blocks = len(first.rules.blocks)
+    assert _unloaded(first.rules) == set(range(blocks))  # nothing compiled yet
+    assert "chunk_code" not in read_module(_module_key(first.rules))
+    played = _playout(first, 5)
+    left = _unloaded(first.rules)
+    assert 0 < len(left) < blocks  # what ran is compiled; what did not is not (a rare rule)
+    assert len(module._COMPILED) == blocks - len(left)
+
+    second = load_game("duel")  # from the cache: compiles every chunk and keeps them
+    assert not _unloaded(second.rules)
+    assert len(read_module(_module_key(first.rules))["chunk_code"]) == blocks
+    monkeypatch.setattr(module, "_COMPILED", {})
+    third = load_game("duel")  # compiles nothing
+    assert not _unloaded(third.rules) and not module._COMPILED
+    assert _playout(second, 5) == _playout(third, 5) == played
+
+
+def _at_their_lines(rules) -> int:
+    """How many statement functions there are; each must be at its line of the module's text."""
+    lines = rules.module_source.splitlines()
+    seen = 0
+    for block in rules.blocks:
+        for f in set(block):
+            code = getattr(f, "__code__", None)
+            if code is None or not code.co_filename.startswith("<rules of"):
+                continue
+            assert lines[code.co_firstlineno - 1].startswith(f"def {f.__name__}("), (f.__name__, code.co_firstlineno)
+            seen += 1
+    return seen
+
+
+def test_every_statement_is_at_its_line_of_the_module_text_however_it_was_compiled(tmp_path, monkeypatch):
+    """Tracebacks and profiles name the generated module's lines: a chunk compiled on its own
+    keeps the lines it has in the whole text."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(module, "_COMPILED", {})
+    first = load_game("war_of_the_ring")
+    for b in range(len(first.rules.blocks)):  # compiled one at a time, as a first load does
+        first.rules.statement(b, 0)
+    assert _at_their_lines(first.rules) > 900
+    kept = load_game("war_of_the_ring")  # from the cache's compiled chunks
+    assert _at_their_lines(kept.rules) > 900
+
+
+def test_a_decision_can_be_taken_in_a_block_whose_statements_are_not_compiled(tmp_path, monkeypatch):
+    """Taking a branch reads its statement's branches (decisions.take): through
+    Rules.statement, which compiles the block first when it is not (a state whose block the
+    rules have not run, e.g. handed over from another process)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    game = load_game("war_of_the_ring")
+    st, rng = game.new_game(seed=2), random.Random(2)
+    while st.pending is None or st.pending["type"] != "branch":
+        acts = st.legal_actions()
+        st.apply(acts[rng.randrange(len(acts))])
+    control = st.clone()
+    rules, (b, pc) = st.rules, st.stack[-1][:2]
+    line, a, z, length = read_module(_module_key(rules))["chunks"][b]
+    block = rules.blocks[b]
+    block[:] = [_Unloaded(block, rules.namespace, ("again", b), line, (rules.module_source, a, z),
+                          "<rules of war_of_the_ring>")] * length  # as it was before it first ran
+    monkeypatch.setattr(module, "_COMPILED", {})
+    assert isinstance(block[pc], _Unloaded)
+    acts = st.legal_actions()
+    st.apply(acts[0])  # (the statement just run is pc - 1: the block's list is filled again)
+    assert not isinstance(block[0], _Unloaded) and ("again", b) in module._COMPILED
+    assert st.to_json() == control.apply(control.legal_actions()[0]).to_json()
