@@ -111,6 +111,15 @@ def test_the_table_fits_80x24_and_shows_every_pane():
                 assert f"─{pane}─" in text, pane
             assert "take a card or a Landmark tile" in text  # the decision, in words
             assert "take:" not in text                        # no action ids
+            # every option says what its card costs the person, on its own line: one can plan
+            # from the list alone (the cards pane has no room for prices at this size)
+            start = next(i for i, line in enumerate(lines) if "take a card or a Landmark tile" in line)
+            rows = [line for line in lines[start + 1:] if line[:4].strip().isdigit()]
+            assert len(rows) >= 4 and all("you pay" in row for row in rows), rows
+            st = app.session.st
+            first_card = next(o for o in st.legal_actions() if o.id.startswith("take:")).payload[1]["card"]
+            price = st.rules.functions["card_price"](st, None, st.pending["player"], first_card)
+            assert f"you pay {price}" in rows[0]
     asyncio.run(run())
 
 

@@ -264,22 +264,40 @@ class TableApp(CommandsMixin, App):
                     rows.append(("option", members[0]))
                 else:
                     g = by_id.get(gid, {"id": gid, "label": gid, "count": len(members)})
-                    rows.append(("group", dict(g, count=len(members))))
+                    rows.append(("group", dict(g, count=len(members), line=self._item_line(members))))
             return rows
         return [("option", o) for o in opts]
 
     def _row_text(self, i, row) -> Text:
         kind, x = row
         num = Text(f"{i:>2} ", style="dim") if i <= 99 else Text("   ")
+        # a row is one line: what its card costs the viewer (display: items:) ends it, cut short
+        # on a narrow screen; so a person can plan from this list alone
         if kind == "group":
-            return num + Text(f"{x['label']}", style="bold") + Text(f"  ({x['count']} options) ›", style="dim")
-        d = self._decision()
-        label = x["text"] if d and d["kind"] != "ask" else x["label"]
-        out = num + Text(label)
-        it = self._offered_item(x.get("value")) if d and d["kind"] == "choose" else None
-        if it and it.get("line"):  # a card chosen by name: what it is worth
-            out += Text(f"  {it['line']}", style="dim")
+            out = num + Text(f"{x['label']}", style="bold") + Text(f"  ({x['count']} options) ›", style="dim")
+            line = x.get("line")
+        else:
+            d = self._decision()
+            out = num + Text(x["text"] if d and d["kind"] != "ask" else x["label"])
+            line = self._item_line([x]) if d and d["kind"] in ("ask", "choose") else ""
+        if line:
+            out += Text(f"  {line}", style="italic")
+        width = self._q("#options", OptionList).content_size.width or self.size.width - 2
+        out.truncate(max(20, width - 1), overflow="ellipsis")
         return out
+
+    def _item_line(self, options) -> str:
+        """The line (display: items:, e.g. what a card costs the viewer) of the one item all
+        these options are about, or ''."""
+        rules = self.session.st.rules
+        common = None
+        for o in options:
+            ids = {v for v in panes.subjects(o) if v in rules.props}
+            common = ids if common is None else common & ids
+        if not common or len(common) != 1:
+            return ""
+        it = self._offered_item(next(iter(common)))
+        return (it or {}).get("line") or ""
 
     def _update_options(self) -> None:
         ol = self._q("#options", OptionList)
