@@ -171,6 +171,32 @@ def test_play_resumes_a_saved_game(tmp_path, capsys, duel):
     assert code == 2 and "not a save" in err
 
 
+def test_a_saved_game_resumes_with_the_players_it_had(tmp_path, capsys, duel):
+    """A save keeps who played each seat (to_json(agents=)); --load resumes with them unless
+    --agents or --as says otherwise; --watch puts the computer in a person's seat."""
+    st = duel.new_game(seed=12)
+    for _ in range(5):
+        st.apply(st.legal_actions()[0])
+    save = tmp_path / "save.json"
+    save.write_text(st.to_json(agents={"fellowship": "greedy", "sauron": "random"}))
+    code, out, _ = run(["play", "--load", str(save), "--watch"], capsys)
+    assert code == 0 and "fellowship: greedy; sauron: random" in out
+    code, out, _ = run(["play", "--load", str(save), "--watch", "--agents", "random"], capsys)
+    assert code == 0 and "fellowship: random; sauron: random" in out
+    save.write_text(st.to_json(agents={"fellowship": "human", "sauron": "greedy"}))
+    code, out, _ = run(["play", "--load", str(save), "--watch"], capsys)
+    default = duel.rules.default_agents or "random"
+    assert code == 0 and f"fellowship: {default}; sauron: greedy" in out
+    save.write_text(st.to_json(agents={"fellowship": "grandmaster", "sauron": "greedy"}))
+    code, _, err = run(["play", "--load", str(save), "--watch"], capsys)
+    assert code == 2 and "unknown agent 'grandmaster'" in err
+    text = json.loads(st.to_json())
+    text["agents"] = ["greedy"]
+    save.write_text(json.dumps(text))
+    code, _, err = run(["play", "--load", str(save), "--watch"], capsys)
+    assert code == 2 and "'agents' must name" in err and "Traceback" not in err
+
+
 def test_validate_formats_and_exit_codes(capsys):
     """text / json / github output; exit 0 with warnings only, 1 with errors, 2 for no game."""
     bad = str(ROOT / "tests" / "bad_rules" / "reveal_a_region")

@@ -158,3 +158,21 @@ def test_apply_refuses_what_is_not_an_action(bad):
     with pytest.raises(IllegalAction):
         st.apply(bad)
     assert st.to_json() == before
+
+
+def test_who_played_each_seat_is_kept_beside_the_state_and_not_part_of_it():
+    """to_json(agents=) keeps the front end's players; loading gives the same state, and what
+    is kept there must be names (a save saying anything else there is refused)."""
+    import json
+
+    game = load_game("duel")
+    st = game.new_game(seed=2)
+    for _ in range(6):
+        st.apply(st.legal_actions()[-1])
+    text = st.to_json(agents={"fellowship": "human", "sauron": "mcts:200", "nobody": "x"})
+    assert json.loads(text)["agents"] == {"fellowship": "human", "sauron": "mcts:200"}
+    assert game.state_from_json(text).to_json() == st.to_json()
+    bad = json.loads(text)
+    bad["agents"] = {"fellowship": {"deep": 1}}
+    with pytest.raises(SaveError, match="agents"):
+        game.state_from_json(json.dumps(bad))

@@ -320,6 +320,10 @@ def test_against_the_computer_the_person_may_save_and_resume(srv):
     t2 = httpx.get(srv.url + f"api/table/{token(again['links'][0]['url'])}").json()
     assert t2["log_from"] == 0 and t2["log"] == srv.call(lambda: room_of(srv, tok).state.log_for("fellowship"))
     assert state_json(srv, token(again["host"])) == state_json(srv, tok)
+    # the save keeps who played each seat; resumed without saying, they play again
+    assert json.loads(save)["agents"] == {"fellowship": "human", "sauron": "random"}
+    kept = new(srv, None, save=save)
+    assert srv.call(lambda: room_of(srv, token(kept["host"])).controllers) == {"fellowship": "human", "sauron": "random"}
     edited = json.loads(save)
     edited["vars"]["coins"] = {"fellowship": 99, "sauron": 99}
     r = httpx.post(srv.url + "api/new", json={"save": json.dumps(edited)})

@@ -11,8 +11,9 @@ from .common import UsageError, agent_names, console as _console, escape, load, 
 from .render import render
 
 
-def _ask_human(st, console, can_undo: bool):
-    """A number, an action id, or a command: u (undo your last decision), s FILE (save), q."""
+def _ask_human(st, console, can_undo: bool, seat: dict):
+    """A number, an action id, or a command: u (undo your last decision), s FILE (save, with who
+    plays each seat), q."""
     acts = st.legal_actions()
     console.print(f"[bold]{st.current_player}[/], choose:")
     for i, a in enumerate(acts, 1):
@@ -36,7 +37,7 @@ def _ask_human(st, console, can_undo: bool):
         if raw.startswith("s "):
             path = raw[2:].strip()
             try:
-                Path(path).write_text(st.to_json())
+                Path(path).write_text(st.to_json(agents=seat))
                 console.print(f"saved to {path}; resume with: lotr-rules play {st.rules.name} --load {path}")
             except OSError as exc:
                 console.print(f"[red]cannot save: {exc}[/]")
@@ -85,7 +86,8 @@ def add_arguments(p) -> None:
                         "screen readers); without a terminal play is always in line mode")
     p.add_argument("--watch", action="store_true", help="let the computer play every seat (line mode)")
     p.add_argument("--save-log", metavar="FILE", help="write the game log (JSON) to this file at the end")
-    p.add_argument("--load", metavar="SAVE", help="resume a game saved with 's FILE' during play")
+    p.add_argument("--load", metavar="SAVE", help="resume a game saved with 's FILE' during play, with the players it had "
+                                               "(unless --agents or --as says otherwise)")
 
 
 def seat_agents(args, seated, robot: str, interactive: bool) -> str:
@@ -116,10 +118,17 @@ def log_record(game, st, options=None) -> dict:
 
 def saved_game(path: str) -> dict:
     """What a save says about the game it belongs to (its name, folder and mods)."""
+    from ..engine.saves import saved_agents
+
     text, d = read_json(path, "save")
     if not isinstance(d, dict) or not isinstance(d.get("game"), str):
         raise UsageError(f"{path!r} is not a save of lotr-rules")
-    return {"text": text, "game": d["game"], "mods": [m for m in d.get("mods") or [] if isinstance(m, str)]}
+    try:
+        agents = saved_agents(d)
+    except SaveError as exc:
+        raise UsageError(f"{path}: {exc}") from None
+    return {"text": text, "game": d["game"], "mods": [m for m in d.get("mods") or [] if isinstance(m, str)],
+            "agents": agents}
 
 
 def run(args) -> int:
@@ -150,6 +159,10 @@ def run(args) -> int:
         options = {k: st.vars.get(k) for k in game.rules.options}
     seated = st.seats if st is not None else seats(game, args.players)
     robot = game.rules.default_agents or "random"
+    if saved is not None and saved["agents"] and not args.agents and not getattr(args, "as_seats", None):
+        # a saved game resumes with the players it had (a seat the save does not name: the default)
+        kept = [saved["agents"].get(p, robot) for p in seated]
+        args.agents = ",".join(robot if n == "human" and args.watch else n for n in kept)
     names = agent_names(game, seat_agents(args, seated, robot, interactive), seated, humans_allowed=True)
     if "human" in names and not sys.stdin.isatty():
         print(f"no terminal on standard input: a person cannot play; {robot} plays instead", file=sys.stderr)
@@ -186,7 +199,7 @@ def run(args) -> int:
             if kind != last_kind or st.pending["type"] == "ask":
                 render(st, p, console)
             last_kind = kind
-            a = _ask_human(st, console, bool(undo))
+            a = _ask_human(st, console, bool(undo), seat)
             if a == "undo":
                 st = undo.pop()
                 shown = len(st.log)

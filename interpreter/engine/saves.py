@@ -22,11 +22,24 @@ def load(game, text, verify: bool = True):
         raise SaveError(f"save is not valid JSON: {exc}") from None
     except RecursionError:
         raise SaveError("save is nested too deeply to be a save") from None
+    if isinstance(d, dict) and "agents" in d:  # who played the seats: the front end's, not the game's
+        saved_agents(d)
+        d = {k: v for k, v in d.items() if k != "agents"}
     try:  # json.loads accepts nesting a little short of the limit that comparing it overruns
         st = GameState.from_dict(game.rules, d)
         return replayed(game, st, d) if verify else st
     except RecursionError:
         raise SaveError("save is nested too deeply to be a save") from None
+
+
+def saved_agents(d) -> dict:
+    """Who played each seat when the game was saved ({seat: 'human' or an agent's name}; empty
+    when the save does not say), or SaveError when what it says is not that."""
+    agents = d.get("agents", {}) if isinstance(d, dict) else {}
+    if not isinstance(agents, dict) or not all(isinstance(k, str) and isinstance(v, str) and len(v) <= 100
+                                               for k, v in agents.items()):
+        raise SaveError("the save's 'agents' must name, for each seat, who played it ('human' or an agent)")
+    return agents
 
 
 def replayed(game, saved, d):

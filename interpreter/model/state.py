@@ -172,8 +172,13 @@ class State:
             "scores": self.scores,
         }
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
+    def to_json(self, agents: dict | None = None) -> str:
+        """The save. agents: who plays each seat ('human' or an agent's name), kept beside the
+        state for a front end to resume with (not part of the game: loading ignores it)."""
+        d = self.to_dict()
+        if agents:
+            d["agents"] = {p: str(agents[p]) for p in self.seats if p in agents}
+        return json.dumps(d, separators=(",", ":"), sort_keys=True)
 
     @classmethod
     def from_dict(cls, rules, d: dict) -> "State":

@@ -8,6 +8,7 @@ import random
 import secrets
 import time
 
+from ..engine.saves import saved_agents
 from ..errors import EngineError, SaveError
 from .catalogue import AGENT_CHOICES, AGENT_LIMITS, Catalogue, WebError, clean, agent_ok
 from .rooms import Role, Room
@@ -97,6 +98,9 @@ class Lobby:
             except SaveError as exc:
                 raise WebError(f"the save cannot be loaded: {clean(exc)}") from None
             options = {k: st.vars.get(k) for k in game.rules.options}
+            if spec.get("seats") is None and saved.get("agents"):  # who played: as the save says
+                robot = game.rules.default_agents or "random"
+                spec = dict(spec, seats={p: saved_agents(saved).get(p, robot) for p in st.seats})
         else:
             name = spec.get("game")
             if not isinstance(name, str):

@@ -347,7 +347,7 @@ class Room:
 
     # -- saves ---------------------------------------------------------------------------------
     def save(self) -> str:
-        return self.state.to_json()
+        return self.state.to_json(agents=self.controllers)  # (who plays each seat: a resume keeps them)
 
     def host_info(self, base: str) -> dict:
         st = self.state

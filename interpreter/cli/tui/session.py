@@ -208,7 +208,7 @@ class Session:
         if p.is_dir():
             return f"cannot save: {path} is a folder"
         try:
-            p.write_text(self.st.to_json())
+            p.write_text(self.st.to_json(agents=self.seat))
         except OSError as exc:
             return f"cannot save to {path}: {exc.strerror or exc}"
         return f"saved to {path}; resume with: lotr-rules play --load {path}"
