@@ -22,9 +22,20 @@ CHEAP_PRIMS = {"pieces", "other", "next_player", "key_of", "owner_of", "zone_of"
 MAX_NODES = 14
 
 
+_FIELDS: dict = {}  # a node class -> its fields' names (dataclasses.fields is slow to ask each time)
+
+
+def _names(e) -> tuple:
+    t = type(e)
+    names = _FIELDS.get(t)
+    if names is None:
+        names = _FIELDS[t] = tuple(f.name for f in fields(t))
+    return names
+
+
 def _children(e):
-    for f in fields(e):
-        v = getattr(e, f.name)
+    for name in _names(e):
+        v = getattr(e, name)
         if isinstance(v, ir.Expr):
             yield v
         elif isinstance(v, list):
@@ -87,12 +98,12 @@ def _subst(e, table: dict):
     if not is_dataclass(e):
         return e
     changes = {}
-    for f in fields(e):
-        v = getattr(e, f.name)
+    for name in _names(e):
+        v = getattr(e, name)
         if isinstance(v, ir.Expr):
-            changes[f.name] = _subst(v, table)
+            changes[name] = _subst(v, table)
         elif isinstance(v, list):
-            changes[f.name] = [_subst(x, table) if isinstance(x, ir.Expr) else x for x in v]
+            changes[name] = [_subst(x, table) if isinstance(x, ir.Expr) else x for x in v]
     return replace(e, **changes) if changes else e
 
 
@@ -105,12 +116,12 @@ class Optimiser:
         if e is None or not isinstance(e, ir.Expr):
             return e
         changes = {}
-        for f in fields(e):
-            v = getattr(e, f.name)
+        for name in _names(e):
+            v = getattr(e, name)
             if isinstance(v, ir.Expr):
-                changes[f.name] = self.expr(v)
+                changes[name] = self.expr(v)
             elif isinstance(v, list):
-                changes[f.name] = [self.expr(x) if isinstance(x, ir.Expr) else x for x in v]
+                changes[name] = [self.expr(x) if isinstance(x, ir.Expr) else x for x in v]
         for k, v in changes.items():
             setattr(e, k, v)
         if isinstance(e, ir.Call):
@@ -152,10 +163,10 @@ class Optimiser:
             self.stmt(s)
 
     def stmt(self, s):
-        for f in fields(s):
-            v = getattr(s, f.name)
+        for name in _names(s):
+            v = getattr(s, name)
             if isinstance(v, ir.Expr):
-                setattr(s, f.name, self.expr(v))
+                setattr(s, name, self.expr(v))
             elif isinstance(v, list):
                 out = []
                 for x in v:
@@ -164,7 +175,7 @@ class Optimiser:
                     elif isinstance(x, tuple):
                         x = tuple(self.expr(y) if isinstance(y, ir.Expr) else y for y in x)
                     out.append(x)
-                setattr(s, f.name, out)
+                setattr(s, name, out)
 
 
 
