@@ -117,6 +117,17 @@ def test_an_untouched_save_loads_and_equals_itself(saves):
         assert st.to_json() == text
 
 
+def test_a_value_of_another_kind_is_a_difference(saves):
+    """JSON true is not 1, 0 is not false and 2.0 is not 2, though Python finds them equal: a
+    save edited so is refused, naming where (fuzzing found "seed": true loading)."""
+    name, game, texts = saves
+    d = json.loads(texts[-1])
+    seed = True if d["seed"] == 1 else float(d["seed"])
+    for key, value in (("seed", seed), ("over", int(d["over"]))):
+        with pytest.raises(SaveError, match=f"{key} is {json.dumps(value)} in the save"):
+            game.state_from_json(json.dumps(dict(d, **{key: value})))
+
+
 def test_a_save_names_the_first_difference(saves):
     name, game, texts = saves
     d = json.loads(texts[-1])

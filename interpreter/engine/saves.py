@@ -63,19 +63,23 @@ def replayed(game, saved, d):
             raise SaveError(f"replaying the save's history failed at action {i}: {exc}") from None
     want = json.loads(json.dumps(d, sort_keys=True))
     got = json.loads(st.to_json())
-    if got != want:
+    if _differ(got, want):  # (as JSON: true is not 1, 1.0 is not 1)
         raise SaveError(f"the save does not match its own history: {first_difference(got, want)}")
     return st
+
+
+def _differ(a, b) -> bool:
+    return a != b or json.dumps(a, sort_keys=True) != json.dumps(b, sort_keys=True)
 
 
 def first_difference(got, want, path="") -> str:
     if isinstance(got, dict) and isinstance(want, dict):
         for k in sorted(set(got) | set(want), key=str):
-            if got.get(k) != want.get(k):
+            if _differ(got.get(k), want.get(k)):
                 return first_difference(got.get(k), want.get(k), f"{path}.{k}" if path else str(k))
     if isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
         for i, (a, b) in enumerate(zip(got, want)):
-            if a != b:
+            if _differ(a, b):
                 return first_difference(a, b, f"{path}[{i}]")
 
     def show(v):
