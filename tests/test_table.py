@@ -58,6 +58,11 @@ def test_the_duel_table_in_words():
     assert shown and all(i["text"] and i["name"] for i in shown)
     assert any(i and i["name"] == "?" for i in layout["items"])        # face-down cards stay backs
     assert all(o["label"] for o in t["decision"]["options"])
+    # an option about one card names it, with the card's line: what it costs the viewer now
+    price = st.rules.functions["card_price"]
+    takes = [o for o in t["decision"]["options"] if o["move"] == "take_play"]
+    assert takes and all(o["about"] == o["args"]["card"] for o in takes)
+    assert all(o["line"].startswith(f"you pay {price(st, None, 'sauron', o['about'])} ") for o in takes)
 
 
 def test_the_log_can_be_asked_for_from_an_entry_on():

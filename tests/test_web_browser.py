@@ -190,6 +190,12 @@ def test_a_whole_game_of_duel_at_one_screen_set_up_on_the_start_page(browser, sr
     item = srv.call(lambda: table(room.state, None))
     assert any(i and i.get("text") and i["text"] in page.inner_text("#tip")
                for z in item["zones"] for i in z["items"])
+    # each group of options about one card says what the card costs the person to act
+    seat = page.evaluate("document.body.dataset.seat")
+    lines = {o["about"]: o["line"] for o in srv.call(lambda: table(room.state, seat))["decision"]["options"]
+             if o["line"]}
+    summaries = page.locator("#options details > summary").all_inner_texts()
+    assert lines and summaries and all(any(line in s for line in lines.values()) for s in summaries), summaries
     rng = random.Random(7)
     how = {"board": 0, "button": 0}
     for step in range(400):

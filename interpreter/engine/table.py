@@ -16,7 +16,7 @@ public facts only (the leak tests of each front end check that no hidden item ev
      "zones":   [{"id", "title", "owner", "hidden", "count", "items": [item]}],
      "log":     [line],            (from entry `log_from` on: "log_from" says where it starts)
      "decision": None | {"player", "prompt", "kind", "options": [{"id", "label", "group", "value",
-                                                                     "move", "args", "text"}],
+                                                                     "move", "args", "text", "about", "line"}],
                          "groups": [{"id", "label", "count"}]}}
 
 An item is {"id", "name", "type", "text", "line", "face": "up" | "down", "known", "available"};
@@ -111,6 +111,7 @@ def decision(rules, st, viewer) -> dict | None:
         if p.get("about") is not None:
             prompt += f" ({rules.display(p['about'])})"
     options = []
+    lines = {}  # an item -> its line (display: items:), once per decision
     for a in st.legal_actions():
         group = a.id.rsplit(":", 1)[0] if a.id.count(":") >= 2 else a.id.split(":", 1)[0]
         o = {"id": a.id, "label": a.label, "group": group,
@@ -127,6 +128,15 @@ def decision(rules, st, viewer) -> dict | None:
             o["args"] = {}
             o["text"] = ("none (stop)" if a.payload is None else words(rules, a.payload)) if kind == "choose" \
                 else str(a.payload).replace("_", " ") + (" next" if kind == "order" else "")
+        # the one item (card, tile...) the option is about, and its line: what it costs the
+        # viewer, say, so that a list of options is enough to plan with
+        named = {v for v in (*o["args"].values(), o["value"]) if isinstance(v, str) and v in rules.props}
+        o["about"] = o["line"] = None
+        if len(named) == 1:
+            iid = o["about"] = named.pop()
+            if iid not in lines:
+                lines[iid] = item(rules, st, iid, viewer).get("line")
+            o["line"] = lines[iid]
         options.append(o)
     return {"player": viewer, "kind": kind, "prompt": prompt, "options": options,
             "groups": groups(options)}

@@ -279,25 +279,19 @@ class TableApp(CommandsMixin, App):
         else:
             d = self._decision()
             out = num + Text(x["text"] if d and d["kind"] != "ask" else x["label"])
-            line = self._item_line([x]) if d and d["kind"] in ("ask", "choose") else ""
+            line = x.get("line") or ""
         if line:
             out += Text(f"  {line}", style="italic")
         width = self._q("#options", OptionList).content_size.width or self.size.width - 2
         out.truncate(max(20, width - 1), overflow="ellipsis")
         return out
 
-    def _item_line(self, options) -> str:
-        """The line (display: items:, e.g. what a card costs the viewer) of the one item all
-        these options are about, or ''."""
-        rules = self.session.st.rules
-        common = None
-        for o in options:
-            ids = {v for v in panes.subjects(o) if v in rules.props}
-            common = ids if common is None else common & ids
-        if not common or len(common) != 1:
-            return ""
-        it = self._offered_item(next(iter(common)))
-        return (it or {}).get("line") or ""
+    @staticmethod
+    def _item_line(options) -> str:
+        """The line of the one item all these options are about (engine/table: e.g. what a
+        card costs the viewer), or ''."""
+        about = {o.get("about") for o in options}
+        return (options[0].get("line") or "") if len(about) == 1 and None not in about else ""
 
     def _update_options(self) -> None:
         ol = self._q("#options", OptionList)

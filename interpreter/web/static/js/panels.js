@@ -204,10 +204,13 @@ export function renderOptions(node, decision, ctx) {
   clear(node);
   if (!decision) return;
   const opts = decision.options.filter((o) => !ctx.only || ctx.only.has(o.id));
+  // (o.line: what the item the option is about says, e.g. what a card costs: on the button's
+  // tooltip, and beside a group whose options are all about one item)
   const button = (o) => el("button", {
-    class: "opt", dataset: { action: o.id }, title: o.label,
+    class: "opt", dataset: { action: o.id }, title: o.line ? `${o.label} (${o.line})` : o.label,
     onclick: () => ctx.send(o.id),
   }, optionText(o, decision.kind));
+  const lineOf = (list) => (list.every((o) => o.about && o.about === list[0].about) ? list[0].line : null);
   const groups = new Map();
   for (const o of opts) {
     if (!groups.has(o.group)) groups.set(o.group, []);
@@ -236,7 +239,8 @@ export function renderOptions(node, decision, ctx) {
   for (const [g, list] of groups) {
     if (list.length === 1) { loose.push(button(list[0])); continue; }
     node.append(el("details", { class: "optgroup", open: groups.size <= 3 || undefined, dataset: { group: g } },
-      el("summary", {}, el("span", { text: groupTitle(g, ctx.nameOf, list, given) }), el("span", { class: "count", text: ` ${list.length}` })),
+      el("summary", {}, el("span", { text: groupTitle(g, ctx.nameOf, list, given) }), el("span", { class: "count", text: ` ${list.length}` }),
+        lineOf(list) ? el("span", { class: "dim", text: ` · ${lineOf(list)}` }) : null),
       el("div", { class: "optrow" }, list.map(button))));
   }
   if (loose.length) node.append(el("div", { class: "optrow" }, loose));
