@@ -33,15 +33,15 @@ def test_a_first_load_compiles_each_block_when_it_first_runs_and_the_next_load_c
     first = load_game("duel")
     blocks = len(first.rules.blocks)
     assert _unloaded(first.rules) == set(range(blocks))  # nothing compiled yet
-    assert "chunk_code" not in read_module(_module_key(first.rules))
+    assert not read_module(_module_key(first.rules)).get("complete")
     played = _playout(first, 5)
     left = _unloaded(first.rules)
     assert 0 < len(left) < blocks  # what ran is compiled; what did not is not (a rare rule)
     assert len(module._COMPILED) == blocks - len(left)
 
-    second = load_game("duel")  # from the cache: compiles every chunk and keeps them
+    second = load_game("duel")  # from the cache: compiles the whole module and keeps it
     assert not _unloaded(second.rules)
-    assert len(read_module(_module_key(first.rules))["chunk_code"]) == blocks
+    assert read_module(_module_key(first.rules))["complete"]
     monkeypatch.setattr(module, "_COMPILED", {})
     third = load_game("duel")  # compiles nothing
     assert not _unloaded(third.rules) and not module._COMPILED
@@ -71,7 +71,7 @@ def test_every_statement_is_at_its_line_of_the_module_text_however_it_was_compil
     for b in range(len(first.rules.blocks)):  # compiled one at a time, as a first load does
         first.rules.statement(b, 0)
     assert _at_their_lines(first.rules) > 900
-    kept = load_game("war_of_the_ring")  # from the cache's compiled chunks
+    kept = load_game("war_of_the_ring")  # the whole module compiled at once (the cache completed)
     assert _at_their_lines(kept.rules) > 900
 
 

@@ -1,5 +1,6 @@
 """A game's generated module, linked into its Rules: the module's first part run at load, and
-each block's chunk compiled when the block first runs (or, once the cache holds them, at load);
+each block's chunk compiled when the block first runs (or, once the cache holds the whole
+module compiled, all at load);
 ``Later``, an expression checked with the rules and written as a function of the module."""
 from __future__ import annotations
 
@@ -50,23 +51,22 @@ def link(r, decl, fnames, module: dict, key: str, namespace, fresh: bool = False
     The module just written (fresh) has only its first part compiled (a third of it): a
     block's chunk is compiled when the block first runs. Until then the block's list holds a
     stand-in (_Unloaded) that compiles the chunk, puts its statements in the list and runs the
-    one asked for. The next load, from the cache, compiles every chunk and keeps them in the
-    cache, so later loads compile nothing."""
+    one asked for. The next load, from the cache, compiles the whole module and keeps that in
+    the cache instead ("complete"), so later loads compile nothing."""
     filename = module_filename(r)
     source = module["source"]
+    chunks = module["chunks"]
+    complete = module.get("complete", False)
+    if not complete and not fresh:
+        module = {**module, "code": compile(source, filename, "exec"), "complete": True}
+        write_module(key, module)
+        complete = True
     ns = namespace(r, decl)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(module["code"], ns)
     r.module_source = source
     r.namespace = ns
-    chunks = module["chunks"]
-    codes = module.get("chunk_code")
-    if codes is None and not fresh:  # complete the cache: every later load compiles nothing
-        codes = [_compiled((key, i), line, (source, a, b), filename) for i, (line, a, b, _) in enumerate(chunks)]
-        write_module(key, {**module, "chunk_code": codes})
-    if codes is not None:
-        for code in codes:
-            exec(code, ns)
+    if complete:
         r.blocks = [ns[f"B_{i}"] for i in range(len(chunks))]
     else:
         blocks = r.blocks = []
