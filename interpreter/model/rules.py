@@ -7,6 +7,7 @@ procedures' signatures) is in ``build.declare.Declarations``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import FunctionType as _FUNCTION
 
 
 @dataclass(slots=True)  # (read on every move: slots stay fast to read once pickled, build/checked.py)
@@ -193,8 +194,7 @@ class Rules:
         """The function of a block's statement at pc (its block compiled first if it is not
         yet: build/module.link compiles a block when it first runs)."""
         stmt = self.blocks[block][pc]
-        load = getattr(stmt, "load", None)
-        return stmt if load is None else load()[pc]
+        return stmt if type(stmt) is _FUNCTION else stmt.load()[pc]  # (a stand-in has load)
 
     def where(self, block: int, pc: int) -> str:
         """'path:line (what)' of a statement, for run-time error messages."""
