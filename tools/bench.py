@@ -89,6 +89,10 @@ def compare(game: str, ref: str, games: int, rounds: int, mods=()) -> dict:
     only the ratio, measured in the same minutes, means much)."""
     with worktree(ref) as (sha, tmp):
         rates = {"this": [], sha: []}
+        for tree in (ROOT, tmp):  # (each tree's caches made first: loads are timed apart, by cold_load)
+            for _ in range(2):
+                subprocess.run([sys.executable, "-c", PLAYOUT % (str(tree), game, list(mods), 0)],
+                               capture_output=True, text=True)
         for _ in range(rounds):
             for name, tree in (("this", ROOT), (sha, tmp)):
                 out = subprocess.run([sys.executable, "-c", PLAYOUT % (str(tree), game, list(mods), games)],
