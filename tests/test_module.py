@@ -97,3 +97,25 @@ def test_a_decision_can_be_taken_in_a_block_whose_statements_are_not_compiled(tm
     st.apply(acts[0])  # (the statement just run is pc - 1: the block's list is filled again)
     assert not isinstance(block[0], _Unloaded) and ("again", b) in module._COMPILED
     assert st.to_json() == control.apply(control.legal_actions()[0]).to_json()
+
+
+def test_validation_compiles_every_block(tmp_path, monkeypatch):
+    """check_game (lotr-rules validate, the fuzzers) compiles the blocks a load leaves for later:
+    a fault of the code generator in a block that has not run is still found."""
+    from interpreter import check_game
+    from interpreter.dsl import codegen
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(module, "_COMPILED", {})
+    chunk = codegen.Module.chunk
+
+    def faulty(self, b):
+        text, length = chunk(self, b)
+        return (text + "\ndef (:\n" if b.id == 5 else text), length
+
+    monkeypatch.setattr(codegen.Module, "chunk", faulty)
+    diags = check_game("duel")  # (a first build: the blocks are compiled by the check)
+    assert [d.code for d in diags] == ["E999"] and "block 5 does not compile" in diags[0].message
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other"))
+    monkeypatch.setattr(module, "_COMPILED", {})
+    assert load_game("duel")  # a load leaves block 5 for when it runs

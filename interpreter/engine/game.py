@@ -288,5 +288,18 @@ def load_game(name_or_path: str, mods=()) -> Game:
 
 
 def check_game(name_or_path: str, mods=()) -> list:
-    """All diagnostics for a game's rule files, with mods applied in order (empty when valid)."""
-    return _build(name_or_path, tuple(mods))[2]
+    """All diagnostics for a game's rule files, with mods applied in order (empty when valid).
+
+    Every block's code is compiled too (a load compiles a block when it first runs,
+    build/module.py): what validates has compiled whole."""
+    rules, _, diags = _build(name_or_path, tuple(mods))
+    if rules is not None and not any(d.severity == "error" for d in diags):
+        try:
+            for b in range(len(rules.blocks)):
+                rules.statement(b, 0)
+        except Exception as exc:  # (a fault of the engine's code generator, not of the rules)
+            from ..errors import Diagnostic
+
+            diags.append(Diagnostic(str(rules.root), 1, 1, "E999", f"internal error: the generated code of block "
+                                    f"{b} does not compile: {exc!r}", "please report this with the rule files"))
+    return diags
