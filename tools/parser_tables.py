@@ -19,7 +19,12 @@ from interpreter.dsl.parse import TABLES_PATH, tables_key, write_tables  # noqa:
 
 def main() -> int:
     write_tables(TABLES_PATH)
-    print(f"{TABLES_PATH.relative_to(ROOT)}: {tables_key()}")
+    with open(TABLES_PATH, "rb") as fh:
+        written = fh.readline().decode().strip()
+    if written != tables_key():
+        print(f"{TABLES_PATH.relative_to(ROOT)} could not be written", file=sys.stderr)
+        return 1
+    print(f"{TABLES_PATH.relative_to(ROOT)}: {written}")
     return 0
 
 

@@ -84,17 +84,19 @@ def tables_key() -> str:
 
 def write_tables(path, parser=None) -> None:
     """Write the LALR tables of the grammar to path (the key line, then Lark's saved parser),
-    from parser when given (built with _OPTIONS), else built now."""
+    from parser when given (built with _OPTIONS), else built now; whole or not at all."""
     from lark import Lark
-
     from lark.lark import _LOAD_ALLOWED_OPTIONS
 
+    from ..loading.cachefile import write_atomically
+
     parser = parser or Lark(GRAMMAR_PATH.read_text(), **_OPTIONS)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "wb") as fh:
-        fh.write(tables_key().encode() + b"\n")
-        parser.save(fh, exclude_options=_LOAD_ALLOWED_OPTIONS)
-    os.replace(tmp, path)
+    key = tables_key().encode() + b"\n"
+
+    def dump(fh):
+        fh.write(key)
+        parser.save(fh, exclude_options=_LOAD_ALLOWED_OPTIONS)  # (the callbacks are given at load)
+    write_atomically(str(path), dump)
 
 
 def _read_tables(path, rules):
@@ -136,10 +138,7 @@ def get_parser():
         if p is None:
             p = Lark(GRAMMAR_PATH.read_text(), transformer=rules, **_OPTIONS)
             if cache:
-                try:
-                    write_tables(cache, p)
-                except OSError:
-                    pass
+                write_tables(cache, p)  # (a cache: a failed write is no failure)
         _parsers["p"] = p
     return p
 
