@@ -1,7 +1,7 @@
-"""A game's generated module, linked into its Rules: the module's first part run at load, and
-each block's chunk compiled when the block first runs (or, once the cache holds the whole
-module compiled, all at load);
-``Later``, an expression checked with the rules and written as a function of the module."""
+"""A game's generated module, linked into its Rules: the module's first part runs at load, and
+each block's chunk is compiled when the block first runs (or, once the cache holds the whole
+module compiled, all at load). ``Later``: an expression checked with the rules and written as a
+function of the module."""
 from __future__ import annotations
 
 import linecache
@@ -25,7 +25,6 @@ def _named(what, name) -> Later:
     item = Later(None, what)
     item.name = name
     return item
-
 
 
 def assemble(first: str, chunks: list, filename: str) -> dict:
