@@ -204,15 +204,15 @@ def merge_rule_files(spec: Spec, parts: list) -> None:
     sections are merged into the game's, as if written in game.yaml; an entry defined twice is
     an error naming both places, and every diagnostic points into the file that wrote it."""
     layers = LayeredSource(spec.game.source)
-    where = {}  # (section, name) -> "file:line" of its first definition
+    where = {}  # (section, name) -> (source, path, at its key) of its first definition
 
     def first(section, name, src, path):
-        here = f"{src.display}:{src.pos(path, key=True)[0]}"
         if (section, name) in where:
+            s, p, key = where[(section, name)]  # (a position is looked up only when it is needed)
             spec.error(src, path, "E305", f"{section} entry '{name}' is defined twice",
-                       f"first defined at {where[(section, name)]}", key=True)
+                       f"first defined at {s.display}:{s.pos(p, key=key)[0]}", key=True)
             return False
-        where[(section, name)] = here
+        where[(section, name)] = (src, path, True)
         return True
 
     base = spec.game.source
@@ -220,13 +220,13 @@ def merge_rule_files(spec: Spec, parts: list) -> None:
         kind = _section_kind(section)
         if kind == "map" and isinstance(value, dict):
             for k in value:
-                where[(section, _name(section, k))] = f"{base.display}:{base.pos((section, k), key=True)[0]}"
+                where[(section, _name(section, k))] = (base, (section, k), True)
         elif kind == "list" and isinstance(value, list):
             for i, v in enumerate(value):
                 if isinstance(v, dict) and isinstance(v.get("id"), str):
-                    where[(section, v["id"])] = f"{base.display}:{base.pos((section, i))[0]}"
+                    where[(section, v["id"])] = (base, (section, i), False)
         elif kind == "whole":
-            where[(section, None)] = f"{base.display}:{base.pos((section,), key=True)[0]}"
+            where[(section, None)] = (base, (section,), True)
     for src in parts:
         for section, value in src.data.items():
             if section == "kind":
