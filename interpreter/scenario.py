@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from .dsl.check import Src
+from .loading.yamlsrc import Src
 from .engine.edit import put_item
 from .errors import EngineError, IllegalAction, RuleError, explain_exception
 from .loading.yamlsrc import Source

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import check_game
-from interpreter import build
+from interpreter.build import builder as build
 
 DUEL = Path(__file__).resolve().parents[1] / "games" / "duel"
 FILES = ["game.yaml", "cards/landmarks.yaml", "cards/alliances.yaml", "board.yaml", "cards/chapter3.yaml"]

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..dsl.check import Function, Src
+from ..dsl.check import Function
+from ..loading.yamlsrc import Src
 from ..dsl.ir import ANY
 from ..dsl.parse import DSLSyntaxError, Node, parse_expr
 from ..dsl.signatures import SIGNATURES

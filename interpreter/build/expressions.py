@@ -2,7 +2,8 @@
 conditions of scenarios, a front end's questions ("why is this not legal?"), tests."""
 from __future__ import annotations
 
-from ..dsl.check import Checker, Src
+from ..dsl.check import Checker
+from ..loading.yamlsrc import Src
 from ..dsl.codegen import Module
 from ..dsl.optimise import Optimiser
 from ..errors import RuleError

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from ..errors import Diagnostic, did_you_mean
+from ..loading.yamlsrc import Src  # noqa: F401 (where a text lives; kept where loading keeps sources)
 from . import ir
 from .ir import ANY
 from .parse import DSLSyntaxError, Node, parse, parse_expr
@@ -37,18 +38,6 @@ def compatible(want: str, got: str) -> bool:
     if want == "str" and got.startswith("enum:"):
         return True
     return got == "none"
-
-
-class Src:
-    """Where a DSL text lives: a Source (file) and the YAML path of the scalar."""
-
-    __slots__ = ("source", "path", "what")
-
-    def __init__(self, source, path, what=""):
-        route = getattr(source, "route", None)  # a game merged with mods: find the entry's own file
-        if route is not None:
-            source, path = route(tuple(path))
-        self.source, self.path, self.what = source, tuple(path), what
 
 
 class Function:

@@ -303,3 +303,16 @@ class Source:
                 offset += len(text) + 1
         i, c0, _ = segs[-1] if segs else (first, 0, "")
         return i + 1, c0 + 1
+
+
+class Src:
+    """Where a DSL text lives: a Source (file) and the YAML path of the scalar (kept with the
+    checked rules: run-time errors name their place by it)."""
+
+    __slots__ = ("source", "path", "what")
+
+    def __init__(self, source, path, what=""):
+        route = getattr(source, "route", None)  # a game merged with mods: find the entry's own file
+        if route is not None:
+            source, path = route(tuple(path))
+        self.source, self.path, self.what = source, tuple(path), what
