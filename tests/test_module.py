@@ -39,13 +39,14 @@ def test_a_first_load_compiles_each_block_when_it_first_runs_and_the_next_load_c
     assert 0 < len(left) < blocks  # what ran is compiled; what did not is not (a rare rule)
     assert len(module._COMPILED) == blocks - len(left)
 
-    second = load_game("duel")  # from the cache: compiles the whole module and keeps it
-    assert not _unloaded(second.rules)
-    assert read_module(_module_key(first.rules))["complete"]
+    second = load_game("duel")  # from the cache: compiles every chunk and keeps them
+    kept = read_module(_module_key(first.rules))
+    assert kept["complete"] and len(kept["blobs"]) == blocks
     monkeypatch.setattr(module, "_COMPILED", {})
-    third = load_game("duel")  # compiles nothing
-    assert not _unloaded(third.rules) and not module._COMPILED
+    third = load_game("duel")  # compiles nothing: a block's code is read from the cache when it runs
+    assert _unloaded(third.rules) == set(range(blocks))
     assert _playout(second, 5) == _playout(third, 5) == played
+    assert not module._COMPILED and len(_unloaded(third.rules)) == len(left)
 
 
 def _at_their_lines(rules) -> int:
@@ -71,7 +72,10 @@ def test_every_statement_is_at_its_line_of_the_module_text_however_it_was_compil
     for b in range(len(first.rules.blocks)):  # compiled one at a time, as a first load does
         first.rules.statement(b, 0)
     assert _at_their_lines(first.rules) > 900
-    kept = load_game("war_of_the_ring")  # the whole module compiled at once (the cache completed)
+    load_game("war_of_the_ring")  # (completes the cache)
+    kept = load_game("war_of_the_ring")  # each block read from the cache's compiled chunks
+    for b in range(len(kept.rules.blocks)):
+        kept.rules.statement(b, 0)
     assert _at_their_lines(kept.rules) > 900
 
 

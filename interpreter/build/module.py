@@ -1,10 +1,11 @@
 """A game's generated module, linked into its Rules: the module's first part runs at load, and
-each block's chunk is compiled when the block first runs (or, once the cache holds the whole
-module compiled, all at load). ``Later``: an expression checked with the rules and written as a
+each block's chunk is compiled when the block first runs (unmarshalled, once the cache holds
+the chunks compiled). ``Later``: an expression checked with the rules and written as a
 function of the module."""
 from __future__ import annotations
 
 import linecache
+import marshal
 
 from .cache import module_filename, write_module
 
@@ -47,32 +48,31 @@ def link(r, decl, fnames, module: dict, key: str, namespace, fresh: bool = False
     """Run a game's module and put what it defines in its Rules: the blocks, the memo masks, and
     in place of each expression checked for later (a Later), the function written for it.
 
-    The module just written (fresh) has only its first part compiled (a third of it): a
-    block's chunk is compiled when the block first runs. Until then the block's list holds a
-    stand-in (_Unloaded) that compiles the chunk, puts its statements in the list and runs the
-    one asked for. The next load, from the cache, compiles the whole module and keeps that in
-    the cache instead ("complete"), so later loads compile nothing."""
+    The module's first part runs now; each block's chunk is compiled when the block first
+    runs. Until then the block's list holds a stand-in (_Unloaded) that compiles the chunk,
+    puts its statements in the list and runs the one asked for. The load after the one that
+    wrote the module (fresh) compiles every chunk and keeps them in the cache ("complete"):
+    later loads read them as bytes, and a stand-in unmarshals its block instead of compiling
+    it (a load reads a third of the module; a game touches the blocks it runs)."""
     filename = module_filename(r)
     source = module["source"]
     chunks = module["chunks"]
-    complete = module.get("complete", False)
-    if not complete and not fresh:
-        module = {**module, "code": compile(source, filename, "exec"), "complete": True}
+    if not module.get("complete") and not fresh:
+        blobs = [marshal.dumps(_compiled((key, i), line, (source, a, b), filename))
+                 for i, (line, a, b, _) in enumerate(chunks)]
+        module = {**module, "blobs": blobs, "complete": True}
         write_module(key, module)
-        complete = True
+    blobs = module.get("blobs") or [None] * len(chunks)
     ns = namespace(r, decl)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(module["code"], ns)
     r.module_source = source
     r.namespace = ns
-    if complete:
-        r.blocks = [ns[f"B_{i}"] for i in range(len(chunks))]
-    else:
-        blocks = r.blocks = []
-        for i, (line, a, b, length) in enumerate(chunks):
-            block = [None] * length
-            block[:] = [_Unloaded(block, ns, (key, i), line, (source, a, b), filename)] * length
-            blocks.append(block)
+    blocks = r.blocks = []
+    for i, (line, a, b, length) in enumerate(chunks):
+        block = [None] * length
+        block[:] = [_Unloaded(block, ns, (key, i), line, (source, a, b), filename, blobs[i])] * length
+        blocks.append(block)
     r.memo_masks = ns["MEMO_MASKS"]
     r.memo_at = ns["MEMO_AT"]
     r.memo_near = frozenset(ns["MEMO_NEAR"])
@@ -107,16 +107,22 @@ _COMPILED: dict = {}  # (module key, block) -> its chunk's code, kept for the pr
 class _Unloaded:
     """The stand-in for the statements of a block not compiled yet (see link)."""
 
-    __slots__ = ("block", "ns", "key", "line", "text", "filename")
+    __slots__ = ("block", "ns", "key", "line", "text", "filename", "blob")
 
-    def __init__(self, block, ns, key, line, text, filename):
-        # (text: the module's text and where the chunk begins and ends in it)
+    def __init__(self, block, ns, key, line, text, filename, blob=None):
+        # (text: the module's text and where the chunk begins and ends in it; blob: the chunk
+        # compiled, marshalled, when the cache holds it)
         self.block, self.ns, self.key, self.line, self.text, self.filename = block, ns, key, line, text, filename
+        self.blob = blob
 
     def load(self) -> list:
         """The block's statements, compiled now if they are not yet."""
         if self.block[0] is self:
-            exec(_compiled(self.key, self.line, self.text, self.filename), self.ns)
+            code = _COMPILED.get(self.key)
+            if code is None:
+                code = marshal.loads(self.blob) if self.blob is not None else \
+                    _compiled(self.key, self.line, self.text, self.filename)
+            exec(code, self.ns)
             self.block[:] = self.ns[f"B_{self.key[1]}"]
         return self.block
 
