@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import linecache
 import marshal
+import threading
 
 from .cache import module_filename, write_module
 
@@ -58,9 +59,8 @@ def link(r, decl, fnames, module: dict, key: str, namespace, fresh: bool = False
     source = module["source"]
     chunks = module["chunks"]
     if not module.get("complete") and not fresh:
-        blobs = [marshal.dumps(_compiled((key, i), line, (source, a, b), filename))
-                 for i, (line, a, b, _) in enumerate(chunks)]
-        module = {**module, "blobs": blobs, "complete": True}
+        module = {**module, "blobs": [_blob((key, i), line, (source, a, b), filename)
+                                      for i, (line, a, b, _) in enumerate(chunks)], "complete": True}
         write_module(key, module)
     blobs = module.get("blobs") or [None] * len(chunks)
     ns = namespace(r, decl)
@@ -102,6 +102,7 @@ def link(r, decl, fnames, module: dict, key: str, namespace, fresh: bool = False
 
 
 _COMPILED: dict = {}  # (module key, block) -> its chunk's code, kept for the process (loads again)
+_LOADING = threading.Lock()
 
 
 class _Unloaded:
@@ -116,14 +117,18 @@ class _Unloaded:
         self.blob = blob
 
     def load(self) -> list:
-        """The block's statements, compiled now if they are not yet."""
+        """The block's statements, compiled now if they are not yet (one thread at a time: a
+        chunk defines a statement, then sets its attributes, which another thread must not
+        find missing)."""
         if self.block[0] is self:
-            code = _COMPILED.get(self.key)
-            if code is None:
-                code = marshal.loads(self.blob) if self.blob is not None else \
-                    _compiled(self.key, self.line, self.text, self.filename)
-            exec(code, self.ns)
-            self.block[:] = self.ns[f"B_{self.key[1]}"]
+            with _LOADING:
+                if self.block[0] is self:
+                    code = _COMPILED.get(self.key)
+                    if code is None:
+                        code = marshal.loads(self.blob) if self.blob is not None else \
+                            _compiled(self.key, self.line, self.text, self.filename)
+                    exec(code, self.ns)
+                    self.block[:] = self.ns[f"B_{self.key[1]}"]
         return self.block
 
     def __call__(self, st, fr):
@@ -139,8 +144,25 @@ def _compiled(key, line: int, text: tuple, filename: str):
         if len(_COMPILED) > 50_000:  # (many games in one process: start again)
             _COMPILED.clear()
         source, a, b = text
-        code = _COMPILED[key] = _at_line(compile(source[a:b], filename, "exec"), line - 1)
+        try:
+            code = compile(source[a:b], filename, "exec")
+        except SyntaxError as exc:  # (a fault of the code generator: named at its line of the module)
+            exc.lineno = (exc.lineno or 1) + line - 1
+            if exc.end_lineno:
+                exc.end_lineno += line - 1
+            raise
+        code = _COMPILED[key] = _at_line(code, line - 1)
     return code
+
+
+def _blob(key, line: int, text: tuple, filename: str):
+    """A chunk compiled and marshalled for the cache; None for one that does not compile (a
+    fault of the code generator, found when its block runs, as on the first load, and by
+    check_game)."""
+    try:
+        return marshal.dumps(_compiled(key, line, text, filename))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def _at_line(code, shift: int):
