@@ -379,3 +379,30 @@ def test_a_call_with_the_wrong_number_of_arguments_still_checks_them(tmp_path):
     diags = check_game(str(TOY), mods=[str(mod)])
     assert "'draw' takes 1 argument(s), got 2" in find(diags, "E401", f, 6).message
     assert "did you mean 'north'?" in find(diags, "E301", f, 6).hint
+
+
+def test_the_order_of_mods_is_part_of_the_rules(tmp_path, monkeypatch):
+    """Two mods that each add a trigger, applied in both orders with one cache: each order is a
+    game of its own (its digest, its cached module), and each trigger keeps its own condition
+    (the cache once gave the second order the first one's module)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    mods = []
+    for name, coins in (("m1", 11), ("m2", 12)):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "mod.yaml").write_text(
+            f"kind: mod\nname: {name}\nversion: '1.0.0'\ngame: duel\ndescription: order test\n"
+            f"add:\n  triggers:\n    t_{name}:\n      for: {{me: players()}}\n"
+            f"      when: coins(me) >= {coins}\n      do: log('{name} fired')\n")
+        mods.append(str(folder))
+    digests = set()
+    for order in (mods, mods[::-1], mods):
+        game = load_game("duel", order)
+        digests.add(game.rules.digest)
+        for t in game.rules.triggers[-2:]:
+            want = 11 if t.id == "t_m1" else 12
+            for coins in (want - 1, want):
+                st = game.new_game(seed=1)
+                st.edit({"pieces": [{"kind": "coin", "owner": None, "at": "fellowship", "count": coins}]})
+                assert bool(t.cond(st, {"me": "fellowship"})) == (coins == want), (order, t.id, coins)
+    assert len(digests) == 2

@@ -15,11 +15,16 @@ from . import checked
 
 
 def digest(spec) -> str:
-    """The grammar, and the rule files' text and names within the game folder (not where the
-    command ran)."""
+    """The grammar, the rule files' text and names within the game folder (not where the
+    command ran), and the order of the mods."""
     h = hashlib.sha256(GRAMMAR_PATH.read_bytes())
     for s in sorted(spec.sources, key=lambda s: _in_game(s.path, spec.root)):
         h.update(_in_game(s.path, spec.root).encode() + b"\0" + s.text.encode())
+    if spec.mods:  # the order mods apply in changes the rules (each overlays the ones before)
+        from ..loading.mods import resolve_mod_dir
+
+        order = [resolve_mod_dir(str(m), spec.root).resolve().name for m in spec.mods]
+        h.update(b"\0mods\0" + "\0".join(order).encode())
     return h.hexdigest()[:16]
 
 
