@@ -191,10 +191,13 @@ def test_a_saved_game_resumes_with_the_players_it_had(tmp_path, capsys, duel):
     code, _, err = run(["play", "--load", str(save), "--watch"], capsys)
     assert code == 2 and "unknown agent 'grandmaster'" in err
     text = json.loads(st.to_json())
-    text["agents"] = ["greedy"]
-    save.write_text(json.dumps(text))
-    code, _, err = run(["play", "--load", str(save), "--watch"], capsys)
-    assert code == 2 and "'agents' must name" in err and "Traceback" not in err
+    for bad in (["greedy"], {"sauron": "greedy:\u00b2"}, {"sauron": "random,greedy"}):  # (² is a digit to Python)
+        text["agents"] = bad
+        save.write_text(json.dumps(text))
+        code, _, err = run(["play", "--load", str(save), "--watch"], capsys)
+        assert code == 2 and "'agents' must name" in err and "Traceback" not in err, (bad, err)
+    code, _, err = run(["play", "duel", "--watch", "--agents", "greedy:\u00b2"], capsys)
+    assert code == 2 and "unknown agent" in err
 
 
 def test_validate_formats_and_exit_codes(capsys):

@@ -194,7 +194,7 @@ def agent_known(name: str) -> bool:
     """True for an agent name, optionally with a number: greedy:1 (look-ahead depth), mcts:400
     (iterations)."""
     base, _, arg = str(name).partition(":")
-    return base in AGENTS and (not arg or (arg.isdigit() and 1 <= int(arg) <= 1_000_000))
+    return base in AGENTS and (not arg or (arg.isascii() and arg.isdigit() and 1 <= int(arg) <= 1_000_000))
 
 
 def make_agent(name: str, seed: int = 0):

@@ -4,6 +4,7 @@ refused with a SaveError naming the first difference."""
 from __future__ import annotations
 
 import json
+import re
 
 from ..errors import EngineError, IllegalAction, SaveError
 
@@ -36,10 +37,14 @@ def saved_agents(d) -> dict:
     """Who played each seat when the game was saved ({seat: 'human' or an agent's name}; empty
     when the save does not say), or SaveError when what it says is not that."""
     agents = d.get("agents", {}) if isinstance(d, dict) else {}
-    if not isinstance(agents, dict) or not all(isinstance(k, str) and isinstance(v, str) and len(v) <= 100
+    if not isinstance(agents, dict) or not all(isinstance(k, str) and isinstance(v, str) and _AGENT.fullmatch(v)
                                                for k, v in agents.items()):
-        raise SaveError("the save's 'agents' must name, for each seat, who played it ('human' or an agent)")
+        raise SaveError("the save's 'agents' must name, for each seat, who played it ('human' or an agent "
+                        "such as greedy:4)")
     return agents
+
+
+_AGENT = re.compile(r"[a-z_]{1,20}(:[0-9]{1,7})?")  # (a name, not yet known to be an agent: play says)
 
 
 def replayed(game, saved, d):
