@@ -192,10 +192,15 @@ def test_a_whole_game_of_duel_at_one_screen_set_up_on_the_start_page(browser, sr
                for z in item["zones"] for i in z["items"])
     # each group of options about one card says what the card costs the person to act
     seat = page.evaluate("document.body.dataset.seat")
-    lines = {o["about"]: o["line"] for o in srv.call(lambda: table(room.state, seat))["decision"]["options"]
-             if o["line"]}
-    summaries = page.locator("#options details > summary").all_inner_texts()
-    assert lines and summaries and all(any(line in s for line in lines.values()) for s in summaries), summaries
+    lines = {}  # each group's options -> the lines of the items they are about
+    for o in srv.call(lambda: table(room.state, seat))["decision"]["options"]:
+        lines.setdefault(o["group"], set()).add(o["line"] if o["about"] else None)
+    groups = page.locator("#options details[data-group]")
+    assert groups.count() >= 3
+    for k in range(groups.count()):
+        own = lines[groups.nth(k).get_attribute("data-group")]
+        assert len(own) == 1 and None not in own  # (every group of Duel's first decision is one card)
+        assert f"· {own.pop()}" in groups.nth(k).locator("summary").inner_text()
     rng = random.Random(7)
     how = {"board": 0, "button": 0}
     for step in range(400):
@@ -300,3 +305,24 @@ def test_a_phone_sized_screen(browser, srv, errors):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "phone-confrontation.png"), full_page=True)
+
+
+def test_a_save_resumed_on_the_start_page_offers_the_players_it_had(browser, srv, errors, tmp_path):
+    """The save says who played each seat: the start page's seat choices begin there (a player
+    this server does not offer falls back to the usual choice), and resuming keeps them."""
+    from interpreter import load_game
+
+    st = load_game("duel").new_game(seed=3)
+    st.apply(st.legal_actions()[0])
+    save = tmp_path / "duel-save.json"
+    save.write_text(st.to_json(agents={"fellowship": "mcts", "sauron": "random"}))
+    page = open_page(browser, srv.url, errors, wait="article[data-game='duel']")
+    page.set_input_files("#savefile", str(save))
+    page.wait_for_selector("#resume")
+    assert page.input_value("select[data-seat='fellowship']") == "mcts"
+    assert page.input_value("select[data-seat='sauron']") == "random"
+    page.select_option("select[data-seat='fellowship']", "human")
+    page.click("#resume")
+    page.wait_for_url("**/play/*")  # (one person: straight to the table)
+    room, _ = srv.lobby.find(token(page.url))
+    assert room.controllers == {"fellowship": "human", "sauron": "random"}

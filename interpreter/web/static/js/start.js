@@ -163,7 +163,12 @@ $("savefile").addEventListener("change", async () => {
   if (!info) { fail(new Error(`this server has no game ${saved.game}`)); return; }
   const seatsOf = (info.seatings[String(saved.seats.length)] || []).filter((s) => saved.seats.includes(s.id));
   const seats = seatsOf.length === saved.seats.length ? seatsOf : saved.seats.map((id) => ({ id, name: words(id) }));
+  // who played each seat, as the save says (when this server offers that player)
   const chosen = {};
+  const offered = agentChoices(info);
+  for (const [seat, who] of Object.entries(saved.agents && typeof saved.agents === "object" ? saved.agents : {})) {
+    if (offered.includes(who)) chosen[seat] = who;
+  }
   const hot = el("input", { type: "checkbox", name: "hotseat" });
   box.append(el("p", { text: `${info.title}, ${(saved.history || []).length} actions in.` }),
     el("fieldset", {}, el("legend", { text: "who plays" }), seatRows(info, seats, chosen)),
