@@ -104,3 +104,16 @@ def test_without_fitting_tables_the_parser_is_built_and_kept_in_the_users_cache(
     cache = P._cache_file()
     assert _key_line(cache) == P.tables_key()
     assert P._read_tables(cache, P._Rules()) is not None
+
+
+@pytest.mark.skipif(not _fits(), reason="the shipped tables are for another Lark or Python: the engine builds its own")
+def test_the_parser_is_made_from_the_shipped_tables_without_building_one(tmp_path, monkeypatch):
+    import lark
+
+    def no_building(self, *a, **k):
+        raise AssertionError("Lark built a parser from the grammar")
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(P, "_parsers", {})
+    monkeypatch.setattr(lark.Lark, "__init__", no_building)
+    assert P._parse("gain(me, 'coin', 2)", "start") is not None
