@@ -140,7 +140,19 @@ def get_parser():
             if cache:
                 write_tables(cache, p)  # (a cache: a failed write is no failure)
         _parsers["p"] = p
+        _parsers["fast"] = _driver(p)
     return p
+
+
+def _driver(parser):
+    """The lean loop over the parser's tables (lalr.py), or None where this Lark's insides
+    are not the ones it knows (Lark's own loop parses then)."""
+    from .lalr import LALRDriver
+
+    try:
+        return LALRDriver(parser)
+    except (AttributeError, TypeError, KeyError, ImportError):
+        return None
 
 
 Token = None  # lark.Token, bound when Lark is first needed
@@ -449,10 +461,15 @@ def _parse(text: str, start: str) -> Node:
     rules = _parsers["rules"]
     with _ONE_PARSE:  # the callbacks keep the parse's own state (_Rules): one parse at a time
         rules.reset()
-        try:
-            node, exc = parser.parse(text, start=start), None
-        except UnexpectedInput as failed:
-            exc = failed
+        fast = _parsers["fast"]
+        node = fast.parse(text, start) if fast is not None else None
+        exc = None
+        if node is None:  # (Lark's own loop: the error, as Lark words it)
+            rules.reset()
+            try:
+                node = parser.parse(text, start=start)
+            except UnexpectedInput as failed:
+                exc = failed
         bad = rules.bad_number
     if exc is not None:
         line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1

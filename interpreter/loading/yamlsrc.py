@@ -8,6 +8,8 @@ tree with marks) and the path is walked to the node.
 """
 from __future__ import annotations
 
+from itertools import islice
+
 import yaml
 
 from ..errors import Diagnostic
@@ -118,8 +120,10 @@ class Source:
         self.display = display or path
         self.text = text
         self.data = None
-        self._root = None
+        self._root = None  # the file's node tree, with marks (composed when first asked)
         self._lines = None
+        self._nodes: dict = {}  # path -> (node, key node): node()
+        self._keys: dict = {}  # id of a mapping node -> its keys
 
     def __reduce__(self):  # (pickled with checked rules) positions are found again from the text
         return _restored, (self.path, self.text, self.display, self.data)
@@ -144,7 +148,10 @@ class Source:
     def _load(self, diags: list[Diagnostic]):
         loader = _Loader(self.text)
         try:
-            self.data = loader.get_single_data()
+            root = loader.get_single_node()  # (get_single_data, keeping the node tree for positions)
+            self.data = loader.construct_document(root) if root is not None else None
+            if "<<" not in self.text:  # (a merge key '<<' rewrites its mapping node as it is read)
+                self._root = root
             size = _expanded_size(self.data, MAX_VALUES)
             if size > MAX_VALUES:
                 self.data = None
@@ -201,23 +208,33 @@ class Source:
         return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
 
     def node(self, path: tuple):
-        if self._root is None:
-            self._root = yaml.compose(self.text, Loader=_Base)  # the C composer where there is one
-        node = self._root
-        key_node = None
-        for step in path:
+        """(the node at path, the node of its key), or as near as the path leads; a code
+        generator asks for every statement's line, so the paths and mappings looked up are
+        kept (the file does not change while its Source lives)."""
+        hit = self._nodes.get(path)
+        if hit is not None:
+            return hit
+        if not path:
+            if self._root is None:
+                self._root = yaml.compose(self.text, Loader=_Base)  # the C composer where there is one
+            hit = (self._root, None)
+        else:
+            node, key_node = self.node(path[:-1])
+            step = path[-1]
             if isinstance(node, yaml.MappingNode):
-                for k, v in node.value:
-                    if k.value == str(step) or k.value == step:
-                        key_node, node = k, v
-                        break
-                else:
-                    return node, key_node
-            elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
-                key_node, node = None, node.value[step]
+                keys = self._keys.get(id(node))
+                if keys is None:  # a mapping's keys, first of each name (YAML keeps the last: E305)
+                    keys = self._keys[id(node)] = {}
+                    for k, v in node.value:
+                        if isinstance(k.value, str):
+                            keys.setdefault(k.value, (v, k))
+                hit = keys.get(str(step), (node, key_node))
+            elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
+                hit = (node.value[step], None)
             else:
-                return node, key_node
-        return node, key_node
+                hit = (node, key_node)
+        self._nodes[path] = hit
+        return hit
 
     def pos(self, path: tuple, key: bool = False) -> tuple[int, int]:
         """1-based (line, col) of the value at path (or of its key when key=True)."""
@@ -250,7 +267,7 @@ class Source:
                 indent = key_node.start_mark.column + int(digits[0])
             else:
                 indent = 0
-                for ln in lines[first:]:
+                for ln in islice(lines, first, None):
                     if ln.strip():
                         indent = len(ln) - len(ln.lstrip())
                         break

@@ -1,0 +1,134 @@
+"""A lean loop over Lark's LALR tables and lexer patterns: the parse Lark does, in half the time.
+
+Lark makes the tables, the token patterns and the tree callbacks; this loop only drives them.
+For each token, Lark's own loops call a lexer object through a generator, build the token in
+two calls and keep a line counter object; for each reduction they hash the grammar rule in
+Python to find its callback and compare it with the end state. Here the token is matched and
+counted inline, a rule is a number, and a unit reduction that builds nothing (``?product:
+unary``, an atom climbing the precedence levels: most reductions in effect texts) only
+changes the state on the stack.
+
+A text it cannot parse is handed back (``None``): the caller parses it again with Lark, which
+raises the error with its position and expected tokens exactly as it always has. A test
+parses every effect text of every game, and random token soup, both ways and compares them.
+"""
+from __future__ import annotations
+
+
+class LALRDriver:
+    """Parses with a Lark LALR parser's tables, lexers and callbacks: ``parser.parse``'s result
+    for a text it accepts, None where Lark would raise. Made from Lark's insides (the
+    contextual lexer's per-state lexers, the parse table): a Lark whose insides differ makes
+    it raise TypeError or AttributeError, and the caller keeps to Lark's own loop."""
+
+    def __init__(self, lark):
+        from lark.lexer import ContextualLexer, Token
+        from lark.parse_tree_builder import ExpandSingleChild
+        from lark.parsers.lalr_analysis import Shift
+
+        frontend = lark.parser
+        lexer = frontend.lexer
+        if not isinstance(lexer, ContextualLexer):
+            raise TypeError("the LALR driver needs Lark's contextual lexer")
+        self.token = Token._future_new  # (Token(...) without its check for an old keyword)
+        # the parser's state -> what its lexer matches: (patterns tried in order, callbacks by
+        # token type, the types skipped, the types that may hold a line break)
+        made: dict = {}
+        self.scanners: dict = {}
+        for state, basic in lexer.lexers.items():
+            s = made.get(id(basic))
+            if s is None:
+                s = made[id(basic)] = (tuple(basic.scanner._mres), dict(basic.callback),
+                                       frozenset(basic.ignore_types), frozenset(basic.newline_types))
+            self.scanners[state] = s
+        inner = frontend.parser.parser  # (LALR_Parser -> _Parser: the tables and callbacks)
+        table, callbacks = inner.parse_table, inner.callbacks
+        self.start = dict(table.start_states)
+        self.end = dict(table.end_states)
+        # each state's actions by symbol: a state number for a shift (or a goto after a
+        # reduction), ~rule number for a reduction
+        numbers: dict = {}
+        self.rules: list = []  # rule number -> (its length, its origin, its callback or None)
+        self.actions: dict = {}
+        for state, acts in table.states.items():
+            row = {}
+            for symbol, (action, arg) in acts.items():
+                if action is Shift:
+                    row[symbol] = arg
+                    continue
+                n = numbers.get(arg)
+                if n is None:
+                    n = numbers[arg] = len(self.rules)
+                    cb = callbacks[arg]
+                    unit = type(cb) is ExpandSingleChild and len(arg.expansion) == 1
+                    self.rules.append((len(arg.expansion), arg.origin.name, None if unit else cb))
+                row[symbol] = ~n
+            self.actions[state] = row
+        if not all(type(s) is int and s >= 0 for s in self.actions):
+            raise TypeError("the LALR driver needs numbered states")
+        self.token_callbacks = {k: v for k, v in callbacks.items() if isinstance(k, str)}
+
+    def parse(self, text: str, start: str):
+        """The value Lark's parse gives text, or None when Lark would raise an error."""
+        actions, rules, scanners, tcb, new_token = (self.actions, self.rules, self.scanners,
+                                                    self.token_callbacks, self.token)
+        end = self.end[start]
+        states = [self.start[start]]
+        values: list = []
+        pos, size, line, line_start = 0, len(text), 1, 0
+        while True:
+            # ---- the next token (as Lark's contextual lexer reads it), or the end
+            while pos < size:
+                patterns, callbacks, ignore, newline = scanners[states[-1]]
+                for p in patterns:
+                    m = p.match(text, pos)
+                    if m is not None:
+                        break
+                else:
+                    return None  # no token of this state's lexer here
+                value, kind = m.group(), m.lastgroup
+                start_pos, start_line, column = pos, line, pos - line_start + 1
+                if kind in newline:
+                    breaks = value.count("\n")
+                    if breaks:
+                        line += breaks
+                        line_start = pos + value.rindex("\n") + 1
+                pos += len(value)
+                skipped = kind in ignore
+                if skipped and kind not in callbacks:
+                    continue
+                token = new_token(kind, value, start_pos, start_line, column, line, pos - line_start + 1, pos)
+                if kind in callbacks:
+                    token = callbacks[kind](token)
+                if skipped:
+                    token = None
+                    continue
+                kind = token.type
+                break
+            else:
+                token, kind = None, "$END"
+            # ---- reduce as the token says, then shift it
+            while True:
+                a = actions[states[-1]].get(kind)
+                if a is None:
+                    return None
+                if a >= 0:  # shift
+                    if token is None:
+                        return None
+                    states.append(a)
+                    values.append(tcb[kind](token) if kind in tcb else token)
+                    break
+                n, origin, cb = rules[~a]
+                if cb is None:  # a unit reduction: the value stays, the state climbs
+                    states[-1] = actions[states[-2]][origin]
+                else:
+                    if n:
+                        s = values[-n:]
+                        del values[-n:]
+                        del states[-n:]
+                    else:
+                        s = []
+                    values.append(cb(s))
+                    states.append(actions[states[-1]][origin])
+                if token is None and states[-1] == end:
+                    return values[-1]

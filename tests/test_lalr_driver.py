@@ -1,0 +1,113 @@
+"""The lean loop over Lark's LALR tables (interpreter/dsl/lalr.py) parses exactly as Lark's own
+loop: the same tree, positions included, for every effect text of every game and mod and for
+random token soup; and where Lark raises an error it gives up, so the error is Lark's."""
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lark import Lark, Tree
+
+from interpreter import check_game
+from interpreter.dsl import parse as P
+from interpreter.dsl import treecache
+from interpreter.dsl.lalr import LALRDriver
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = [("duel", ("even_start", "leaders")), ("confrontation", ("deluxe",)), ("risk", ()),
+         ("war_of_the_ring", ()), (str(ROOT / "tools" / "bench_games" / "kuhn_poker"), ()),
+         (str(ROOT / "tools" / "bench_games" / "tic_tac_toe"), ()), (str(ROOT / "tests" / "games" / "toy"), ())]
+
+
+def _shape(x):
+    """A tree as nested tuples: every node's kind, line and column, every value and its type
+    (a token with its every position)."""
+    if isinstance(x, P.Node):
+        return ("node", x.kind, x.line, x.col, _shape(x.a))
+    if isinstance(x, Tree):
+        return ("tree", x.data, _shape(x.children))
+    if isinstance(x, (list, tuple)):
+        return (type(x).__name__, tuple(_shape(c) for c in x))
+    if isinstance(x, dict):
+        return ("dict", tuple((k, _shape(c)) for k, c in x.items()))
+    token = tuple(getattr(x, a, None) for a in ("type", "start_pos", "line", "column", "end_line", "end_column", "end_pos"))
+    return (type(x).__name__, repr(x), token)
+
+
+def _both(text, start):
+    """(Lark's tree or its error's type, the driver's tree or None)."""
+    lark = P.get_parser()
+    rules = P._parsers["rules"]
+    with P._ONE_PARSE:
+        rules.reset()
+        try:
+            want = _shape(lark.parse(text, start=start))
+        except Exception as exc:
+            want = type(exc)
+        rules.reset()
+        got = P._parsers["fast"].parse(text, start)
+    return want, (None if got is None else _shape(got))
+
+
+def test_the_driver_is_used_with_the_lark_the_engine_ships_with():
+    P.get_parser()
+    assert isinstance(P._parsers["fast"], LALRDriver)
+
+
+@pytest.fixture(scope="module")
+def every_text(tmp_path_factory):
+    """Every effect text of the games and mods above: parsed on a first load (empty caches)."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+    mp.setattr(treecache, "_caches", {})
+    try:
+        for game, mods in GAMES:
+            assert check_game(game, mods=mods) == []
+        texts = {key for cache in treecache._caches.values() for key in cache}
+    finally:
+        mp.undo()
+    return sorted(texts)
+
+
+def test_every_effect_text_of_every_game_parses_to_the_same_tree(every_text):
+    assert len(every_text) > 1000
+    for start, text in every_text:
+        want, got = _both(text, start)
+        assert got == want, text
+
+
+def test_every_token_is_made_as_lark_makes_it(every_text):
+    """Lark's own parse trees (tokens kept, with every position: start and end) from the same
+    tables, by Lark and by the driver."""
+    P.get_parser()
+    lark = P._read_tables(P.TABLES_PATH, None) or Lark(P.GRAMMAR_PATH.read_text(), **P._OPTIONS)
+    driver = LALRDriver(lark)
+    for start, text in every_text:
+        assert _shape(driver.parse(text, start)) == _shape(lark.parse(text, start=start)), text
+
+
+ERRORS = ["let = 3", "1 +", "gain(me, $)", "if x { y = 1", "move(a b)", "for in x { }", "x[1 = 2", "'open",
+          "a.", "choose c in by me", "one_of { a { } }", "let x = 1 2", "}", "", "return 5 5", "x +* y"]
+
+
+@pytest.mark.parametrize("text", ERRORS)
+def test_a_text_lark_refuses_is_given_back_to_lark(text):
+    for start in ("start", "expr_only"):
+        want, got = _both(text, start)
+        if isinstance(want, type):
+            assert got is None  # (then _parse asks Lark, which raises its error)
+        else:
+            assert got == want
+
+
+WORDS = ["let", "x", "=", "1", "+", "*", "-", "(", ")", "[", "]", "{", "}", ",", ".", "if", "then", "else",
+         "elif", "for", "in", "not", "and", "or", "==", "<=", "'s'", "move", "me", "choose", "by", "where",
+         "label", "optional", "ask", "one_of", "may", "return", "emit", "repeat", "while", "\n", ";", "%"]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(WORDS), max_size=14), st.sampled_from(["start", "expr_only"]))
+def test_random_token_soup_parses_alike_or_is_given_back(words, start):
+    want, got = _both(" ".join(words), start)
+    assert got == (None if isinstance(want, type) else want)
