@@ -304,6 +304,8 @@ class Coder:
         mod.parts.append(f"MEMO_MASKS = {mod.memo_masks!r}\n")
         mod.parts.append(f"MEMO_AT = {mod.memo_at!r}\n")
         mod.parts.append(f"MEMO_NEAR = {mod.memo_near!r}\n")
+        for src in self.spec.sources:  # (the code's comments have their lines: node() is done)
+            src.forget_positions()
         module = assemble(mod.source(), chunks, module_filename(r))
         module.update(names=[item.name for item in self._later],
                       enums={name: m.enum_name for name, m in r.moves.items()})

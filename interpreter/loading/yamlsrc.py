@@ -148,10 +148,7 @@ class Source:
     def _load(self, diags: list[Diagnostic]):
         loader = _Loader(self.text)
         try:
-            root = loader.get_single_node()  # (get_single_data, keeping the node tree for positions)
-            self.data = loader.construct_document(root) if root is not None else None
-            if "<<" not in self.text:  # (a merge key '<<' rewrites its mapping node as it is read)
-                self._root = root
+            self.data = loader.get_single_data()
             size = _expanded_size(self.data, MAX_VALUES)
             if size > MAX_VALUES:
                 self.data = None
@@ -206,6 +203,14 @@ class Source:
         """1-based (line, col) of a character offset in the text."""
         before = self.text[:max(0, offset)]
         return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
+
+    def forget_positions(self) -> None:
+        """Let the node tree go (composed again if a position is asked for later): a build asks
+        for many positions, then none, and tens of thousands of live nodes slow every
+        collection of Python's garbage collector while the game runs."""
+        self._root = None
+        self._nodes.clear()
+        self._keys.clear()
 
     def node(self, path: tuple):
         """(the node at path, the node of its key), or as near as the path leads; a code
