@@ -41,6 +41,14 @@ class _Loader(_Base):
 _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
 
 
+class _Composer(_Base):
+    """The C composer for positions only: no node's tag is worked out (a third of composing),
+    as nothing is constructed from the nodes; their values and marks are the same."""
+
+    def resolve(self, kind, value, implicit):
+        return ""
+
+
 MAX_VALUES = 1_000_000
 _cache_salt = None
 
@@ -221,7 +229,7 @@ class Source:
             return hit
         if not path:
             if self._root is None:
-                self._root = yaml.compose(self.text, Loader=_Base)  # the C composer where there is one
+                self._root = yaml.compose(self.text, Loader=_Composer)  # (C where there is one)
             hit = (self._root, None)
         else:
             node, key_node = self.node(path[:-1])
