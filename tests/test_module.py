@@ -129,3 +129,46 @@ def test_validation_compiles_every_block(tmp_path, monkeypatch):
     with pytest.raises(SyntaxError) as failed:  # named at its line of the whole module
         rules.statement(5, 0)
     assert rules.module_source.splitlines()[failed.value.lineno - 1] == "def (:"
+
+
+def test_two_threads_running_a_block_not_compiled_yet_load_it_once(tmp_path, monkeypatch):
+    """A block's chunk defines its statements, then sets their attributes (a branch's table):
+    a second thread must wait for the first to finish loading it, not load it again nor take a
+    statement half made (the web server plays games on several threads)."""
+    import threading
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(module, "_COMPILED", {})
+    rules = load_game("duel").rules
+    b = max(_unloaded(rules), key=lambda i: len(rules.blocks[i]))
+    stand_in = rules.blocks[b][0]
+    inside, running, entered = threading.Event(), [0], []
+
+    def slow_exec(code, ns):  # (the chunk's definitions, made slow: the other thread comes now)
+        running[0] += 1
+        entered.append(running[0])
+        inside.set()
+        threading.Event().wait(0.3)
+        try:
+            exec(code, ns)
+        finally:
+            running[0] -= 1
+
+    monkeypatch.setattr(module, "exec", slow_exec, raising=False)
+    got = {}
+
+    def first():
+        got["first"] = list(stand_in.load())
+
+    def second():
+        inside.wait(5)
+        got["second"] = list(stand_in.load())
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert entered == [1]  # loaded once, by one thread; the other waited for it
+    assert got["first"] == got["second"] == rules.blocks[b]
+    assert not any(isinstance(s, _Unloaded) for s in rules.blocks[b])
