@@ -373,19 +373,21 @@ def shortfall_of(required: dict, providers: list) -> int:
     if not slots:
         return 0
     match = {}  # slot index -> flex index
-
-    def augment(f, seen):
-        for si, s in enumerate(slots):
-            if s in flex[f] and si not in seen:
-                seen.add(si)
-                if si not in match or augment(match[si], seen):
-                    match[si] = f
-                    return True
-        return False
-
     for f in range(len(flex)):
-        augment(f, set())
+        _augment(slots, flex, match, f, set())
     return len(slots) - len(match)
+
+
+def _augment(slots, flex, match, f, seen) -> bool:
+    """An augmenting path for provider f (shortfall_of); a function of its own, not a closure:
+    a recursive closure is a reference cycle that only the garbage collector frees."""
+    for si, s in enumerate(slots):
+        if s in flex[f] and si not in seen:
+            seen.add(si)
+            if si not in match or _augment(slots, flex, match, match[si], seen):
+                match[si] = f
+                return True
+    return False
 
 
 def _shortfall(st, required, providers):
