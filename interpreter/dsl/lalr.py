@@ -67,12 +67,27 @@ class LALRDriver:
         if not all(type(s) is int and s >= 0 for s in self.actions):
             raise TypeError("the LALR driver needs numbered states")
         self.token_callbacks = {k: v for k, v in callbacks.items() if isinstance(k, str)}
+        self.climbs: dict = {start: {} for start in self.start}  # _climb's answers, per start symbol
+
+    def _climb(self, below: int, top: int, kind: str, end: int) -> int:
+        """The state on top after the unit reductions that the token type calls for in state
+        top over state below. (A unit reduction pops one state and pushes one: the state below
+        stays, so the climb depends on these three alone, and the grammar has few of them.)"""
+        actions, rules = self.actions, self.rules
+        while True:
+            a = actions[top].get(kind)
+            if a is None or a >= 0 or rules[~a][2] is not None:
+                return top
+            top = actions[below][rules[~a][1]]
+            if kind == "$END" and top == end:  # (the text is whole: parse's loop stops here)
+                return top
 
     def parse(self, text: str, start: str):
         """The value Lark's parse gives text, or None when Lark would raise an error."""
         actions, rules, scanners, tcb, new_token = (self.actions, self.rules, self.scanners,
                                                     self.token_callbacks, self.token)
         end = self.end[start]
+        climbs = self.climbs[start]
         states = [self.start[start]]
         values: list = []
         pos, size, line, line_start = 0, len(text), 1, 0
@@ -119,8 +134,12 @@ class LALRDriver:
                     values.append(tcb[kind](token) if kind in tcb else token)
                     break
                 n, origin, cb = rules[~a]
-                if cb is None:  # a unit reduction: the value stays, the state climbs
-                    states[-1] = actions[states[-2]][origin]
+                if cb is None:  # unit reductions: the value stays, the state on top climbs
+                    key = (states[-2], states[-1], kind)
+                    top = climbs.get(key)
+                    if top is None:
+                        top = climbs[key] = self._climb(*key, end)
+                    states[-1] = top
                 else:
                     if n:
                         s = values[-n:]
