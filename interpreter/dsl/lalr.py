@@ -1,12 +1,12 @@
-"""A lean loop over Lark's LALR tables and lexer patterns: the parse Lark does, in half the time.
+"""A lean loop over Lark's LALR tables and lexer patterns: the parse Lark does, in 40% of the time.
 
 Lark makes the tables, the token patterns and the tree callbacks; this loop only drives them.
 For each token, Lark's own loops call a lexer object through a generator, build the token in
 two calls and keep a line counter object; for each reduction they hash the grammar rule in
 Python to find its callback and compare it with the end state. Here the token is matched and
-counted inline, a rule is a number, and a unit reduction that builds nothing (``?product:
-unary``, an atom climbing the precedence levels: most reductions in effect texts) only
-changes the state on the stack.
+counted inline, a rule is a number, and a run of unit reductions that build nothing
+(``?product: unary``, an atom climbing the precedence levels: most reductions in effect
+texts) is one lookup that changes the state on top of the stack.
 
 A text it cannot parse is handed back (``None``): the caller parses it again with Lark, which
 raises the error with its position and expected tokens exactly as it always has. A test
