@@ -31,16 +31,10 @@ class LALRDriver:
         if not isinstance(lexer, ContextualLexer):
             raise TypeError("the LALR driver needs Lark's contextual lexer")
         self.token = Token._future_new  # (Token(...) without its check for an old keyword)
-        # the parser's state -> what its lexer matches: (patterns tried in order, callbacks by
-        # token type, the types skipped, the types that may hold a line break)
-        made: dict = {}
-        self.scanners: dict = {}
-        for state, basic in lexer.lexers.items():
-            s = made.get(id(basic))
-            if s is None:
-                s = made[id(basic)] = (tuple(basic.scanner._mres), dict(basic.callback),
-                                       frozenset(basic.ignore_types), frozenset(basic.newline_types))
-            self.scanners[state] = s
+        self.lexers = lexer.lexers  # the parser's state -> the lexer of the tokens it accepts
+        self.scanners: dict = {}  # the parser's state -> its lexer's parts (_scanner)
+        self._made: dict = {}
+        self._scanner(next(iter(self.lexers)))  # (a Lark without these parts fails here)
         inner = frontend.parser.parser  # (LALR_Parser -> _Parser: the tables and callbacks)
         table, callbacks = inner.parse_table, inner.callbacks
         self.start = dict(table.start_states)
@@ -69,6 +63,18 @@ class LALRDriver:
         self.token_callbacks = {k: v for k, v in callbacks.items() if isinstance(k, str)}
         self.climbs: dict = {start: {} for start in self.start}  # _climb's answers, per start symbol
 
+    def _scanner(self, state: int) -> tuple:
+        """What the lexer of a parser state matches: (its patterns, tried in order; callbacks by
+        token type; the types skipped; the types that may hold a line break). Made when the
+        state is first met, as Lark makes its lexers (each compiles a regular expression)."""
+        basic = self.lexers[state]
+        s = self._made.get(id(basic))
+        if s is None:
+            s = self._made[id(basic)] = (tuple(basic.scanner._mres), dict(basic.callback),
+                                         frozenset(basic.ignore_types), frozenset(basic.newline_types))
+        self.scanners[state] = s
+        return s
+
     def _climb(self, below: int, top: int, kind: str, end: int) -> int:
         """The state on top after the unit reductions that the token type calls for in state
         top over state below. (A unit reduction pops one state and pushes one: the state below
@@ -94,7 +100,7 @@ class LALRDriver:
         while True:
             # ---- the next token (as Lark's contextual lexer reads it), or the end
             while pos < size:
-                patterns, callbacks, ignore, newline = scanners[states[-1]]
+                patterns, callbacks, ignore, newline = scanners.get(states[-1]) or self._scanner(states[-1])
                 for p in patterns:
                     m = p.match(text, pos)
                     if m is not None:
