@@ -36,6 +36,14 @@ def test_an_expression_after_an_opening_parenthesis_begins_at_it():
     assert _positions(parse_expr(" (a)")) == [("name", 1, 3)]
 
 
+def test_a_named_argument_given_twice_is_an_error_at_its_second_name():
+    with pytest.raises(DSLSyntaxError) as e:
+        parse("gain(me, n = 1,\n     n = (2))")
+    assert (e.value.message, e.value.line, e.value.col) == ("named argument 'n' given twice", 2, 6)
+    assert e.value.hint == "give each named argument once"
+    parse("gain(me, n = 1, m = 2)")  # (each once: no error)
+
+
 def test_statements_begin_at_their_first_word():
     text = "let x = 1\n  score[me] += (2)\nif x { f(by=me) } else { emit e(n=-x) }"
     assert _positions(parse(text)) == [

@@ -92,7 +92,9 @@ class LALRDriver:
         """The value Lark's parse gives text, or None when Lark would raise an error."""
         actions, rules, scanners, tcb, new_token = (self.actions, self.rules, self.scanners,
                                                     self.token_callbacks, self.token)
-        end = self.end[start]
+        end = self.end.get(start)
+        if end is None:  # (not a start symbol of the grammar: Lark says so)
+            return None
         climbs = self.climbs[start]
         states = [self.start[start]]
         values: list = []

@@ -127,21 +127,28 @@ def get_parser():
     global Token
     p = _parsers.get("p")
     if p is None:
-        from lark import Lark
-        from lark import Token as _Token
+        with _MAKING:  # (one thread makes it; the parser is published last, with its parts)
+            p = _parsers.get("p")
+            if p is None:
+                from lark import Lark
+                from lark import Token as _Token
 
-        Token = _Token
-        rules = _parsers["rules"] = _Rules()
-        cache = _cache_file()
-        # (positions come from the tokens, in _Rules: Lark's propagate_positions is not needed)
-        p = _read_tables(TABLES_PATH, rules) or (_read_tables(cache, rules) if cache else None)
-        if p is None:
-            p = Lark(GRAMMAR_PATH.read_text(), transformer=rules, **_OPTIONS)
-            if cache:
-                write_tables(cache, p)  # (a cache: a failed write is no failure)
-        _parsers["p"] = p
-        _parsers["fast"] = _driver(p)
+                Token = _Token
+                rules = _Rules()
+                cache = _cache_file()
+                # (positions come from the tokens, in _Rules: Lark's propagate_positions is not needed)
+                p = _read_tables(TABLES_PATH, rules) or (_read_tables(cache, rules) if cache else None)
+                if p is None:
+                    p = Lark(GRAMMAR_PATH.read_text(), transformer=rules, **_OPTIONS)
+                    if cache:
+                        write_tables(cache, p)  # (a cache: a failed write is no failure)
+                _parsers["rules"] = rules
+                _parsers["fast"] = _driver(p)
+                _parsers["p"] = p
     return p
+
+
+_MAKING = threading.Lock()
 
 
 def _driver(parser):
@@ -171,18 +178,21 @@ class _Rules:
     begins. A parenthesised expression stands for the expression inside (whose own position is
     inside the parentheses), but where it is the first part of a larger expression, that one
     begins at the '(': ``paren`` keeps, for the parse under way, the '(' before each such
-    expression (by its id; every node lives until the parse ends)."""
+    expression (by its id, with the node itself: a node can be dropped before the parse ends,
+    a repeated named argument, and its id must not pass to another)."""
 
     def __init__(self):
         self.paren = {}
         self.bad_number = None  # the first number of the text Python cannot convert
+        self.repeated = None  # the first named argument given twice in a call: (name, (line, col))
 
     def reset(self):
         self.paren.clear()
-        self.bad_number = None
+        self.bad_number = self.repeated = None
 
     def _start(self, node):
-        return self.paren.get(id(node)) or (node.line, node.col)
+        hit = self.paren.get(id(node))
+        return hit[1] if hit is not None and hit[0] is node else (node.line, node.col)
 
     # ---- statements -------------------------------------------------------
     def expr_only(self, items):
@@ -223,6 +233,8 @@ class _Rules:
             if isinstance(it, Token):
                 continue
             if isinstance(it, tuple) and it and it[0] == "__kw__":
+                if it[1] in kw and self.repeated is None:
+                    self.repeated = (it[1], it[3])
                 kw[it[1]] = it[2]
             else:
                 pos.append(it)
@@ -230,7 +242,7 @@ class _Rules:
 
     def kwarg(self, items):
         name, _, expr = items
-        return ("__kw__", str(name), expr)
+        return ("__kw__", str(name), expr, _at(name))
 
     def if_stmt(self, items):
         clauses, else_block = [], None
@@ -342,7 +354,7 @@ class _Rules:
         return Node("const", [None], *_at(items[0]))
 
     def atom(self, items):  # ( expr )
-        self.paren[id(items[1])] = _at(items[0])
+        self.paren[id(items[1])] = (items[1], _at(items[0]))  # (the node kept: its id stays its own)
         return items[1]
 
     def name(self, items):
@@ -470,7 +482,7 @@ def _parse(text: str, start: str) -> Node:
                 node = parser.parse(text, start=start)
             except UnexpectedInput as failed:
                 exc = failed
-        bad = rules.bad_number
+        bad, repeated = rules.bad_number, rules.repeated
     if exc is not None:
         line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
         if isinstance(exc, UnexpectedCharacters):
@@ -492,6 +504,9 @@ def _parse(text: str, start: str) -> Node:
         raise DSLSyntaxError(str(exc), line, col) from None
     if bad is not None:
         raise DSLSyntaxError(f"cannot read a value: {bad}", 1, 1, "numbers have at most a few thousand digits")
+    if repeated is not None:
+        name, (line, col) = repeated
+        raise DSLSyntaxError(f"named argument {name!r} given twice", line, col, "give each named argument once")
     return node
 
 

@@ -130,8 +130,7 @@ class Source:
         self.data = None
         self._root = None  # the file's node tree, with marks (composed when first asked)
         self._lines = None
-        self._nodes: dict = {}  # path -> (node, key node): node()
-        self._keys: dict = {}  # id of a mapping node -> its keys
+        self._keys: dict = {}  # id of a mapping node -> (the node, its keys): node()
 
     def __reduce__(self):  # (pickled with checked rules) positions are found again from the text
         return _restored, (self.path, self.text, self.display, self.data)
@@ -217,37 +216,35 @@ class Source:
         for many positions, then none, and tens of thousands of live nodes slow every
         collection of Python's garbage collector while the game runs."""
         self._root = None
-        self._nodes.clear()
-        self._keys.clear()
+        self._keys = {}
 
     def node(self, path: tuple):
-        """(the node at path, the node of its key), or as near as the path leads; a code
-        generator asks for every statement's line, so the paths and mappings looked up are
-        kept (the file does not change while its Source lives)."""
-        hit = self._nodes.get(path)
-        if hit is not None:
-            return hit
-        if not path:
-            if self._root is None:
-                self._root = yaml.compose(self.text, Loader=_Composer)  # (C where there is one)
-            hit = (self._root, None)
-        else:
-            node, key_node = self.node(path[:-1])
-            step = path[-1]
+        """(the node at path, the node of its key), or as near as the path leads. A mapping's
+        keys are looked up in a table made once per mapping (a code generator asks for every
+        statement's line)."""
+        root = self._root
+        if root is None:
+            root = self._root = yaml.compose(self.text, Loader=_Composer)  # (C where there is one)
+        tables = self._keys
+        node, key_node = root, None
+        for step in path:
             if isinstance(node, yaml.MappingNode):
-                keys = self._keys.get(id(node))
-                if keys is None:  # a mapping's keys, first of each name (YAML keeps the last: E305)
-                    keys = self._keys[id(node)] = {}
-                    for k, v in node.value:
+                kept = tables.get(id(node))
+                if kept is None or kept[0] is not node:  # (the node is kept with its table: its id stays its own)
+                    keys: dict = {}
+                    for k, v in node.value:  # (the first key of each name, as YAML's last one is an error: E305)
                         if isinstance(k.value, str):
                             keys.setdefault(k.value, (v, k))
-                hit = keys.get(str(step), (node, key_node))
-            elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
-                hit = (node.value[step], None)
+                    kept = tables[id(node)] = (node, keys)
+                hit = kept[1].get(str(step))
+                if hit is None:
+                    return node, key_node
+                node, key_node = hit
+            elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and -len(node.value) <= step < len(node.value):
+                key_node, node = None, node.value[step]
             else:
-                hit = (node, key_node)
-        self._nodes[path] = hit
-        return hit
+                return node, key_node
+        return node, key_node
 
     def pos(self, path: tuple, key: bool = False) -> tuple[int, int]:
         """1-based (line, col) of the value at path (or of its key when key=True)."""
