@@ -50,9 +50,24 @@ def _both(text, start):
     return want, (None if got is None else _shape(got))
 
 
+def _shipped_lark() -> bool:
+    """Whether the installed Lark is the one grammar/effects.tables was built with."""
+    return P.TABLES_PATH.read_bytes().split(b"\n", 1)[0].decode() == P.tables_key()
+
+
 def test_the_driver_is_used_with_the_lark_the_engine_ships_with():
     P.get_parser()
+    if not _shipped_lark() and P._parsers["fast"] is None:
+        pytest.skip("another Lark, whose insides the driver does not know: Lark's own loop parses")
     assert isinstance(P._parsers["fast"], LALRDriver)
+
+
+@pytest.fixture(autouse=True)
+def _a_driver():
+    """(With another Lark whose insides differ there is no driver to compare: Lark parses.)"""
+    P.get_parser()
+    if P._parsers["fast"] is None and not _shipped_lark():
+        pytest.skip("another Lark, whose insides the driver does not know: Lark's own loop parses")
 
 
 @pytest.fixture(scope="module")
