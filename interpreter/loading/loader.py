@@ -193,6 +193,9 @@ def check_schema(src: Source, kind: str, spec: Spec) -> bool:
     return ok
 
 
+_NAME_PATTERN = re.compile(r"\^(\\s\*)?\[A-Za-z_\]")  # how the schemas' name patterns begin (_check_schema)
+
+
 def _check_schema(src: Source, kind: str, spec: Spec, definition: str | None = None, at: tuple = ()) -> bool:
     """Report every schema violation of a file (or of the part at path `at`, against one of the
     kind's definitions) as a diagnostic at its line."""
@@ -215,8 +218,12 @@ def _check_schema(src: Source, kind: str, spec: Spec, definition: str | None = N
             hint = did_you_mean(err.instance, err.validator_value) or \
                 f"one of: {', '.join(map(str, err.validator_value))}"
         if err.validator == "pattern":
-            msg = f"{err.instance!r} is not a valid name"
-            hint = "names use letters, digits and '_', and do not start with a digit"
+            if _NAME_PATTERN.match(err.validator_value):  # a name (common.schema.json: id, signature)
+                msg = f"{err.instance!r} is not a valid name"
+                hint = "names use letters, digits and '_', and do not start with a digit"
+            else:  # a text of another form: the schema says which
+                msg = f"{err.instance!r} is not allowed here"
+                hint = err.schema.get("description", "")
             parent = _at(src.data, tuple(at) + tuple(err.absolute_path))
             if isinstance(parent, dict) and err.instance in parent:  # a bad key: point at the key
                 path, key = path + (err.instance,), True

@@ -88,6 +88,11 @@ case("schema_bad_region_name", "a region name with a dash (a mapping key)",
      [R("board.yaml", "  vale: {name: Vale}\n", "  vale: {name: Vale}\n  dark-wood: {name: Dark Wood}\n")],
      E("E101", "board.yaml", "dark-wood", message="'dark-wood' is not a valid name"))
 
+case("schema_bad_seating", "a seating keyed by a word, not a number of players (a pattern that is no name's)",
+     [R("game.yaml", "players: [north, south]\n", "players: [north, south]\nseats: {two: [north, south]}\n")],
+     E("E101", "game.yaml", "two:", message="'two' is not allowed here (at seats/two)",
+       hint="a number of players, 1 to 99"))
+
 # ------------------------------------------------------------------ DSL syntax (E201)
 case("dsl_syntax_procedure", "a missing comma on line 3 of the setup procedure",
      [R("game.yaml", "place(unit, north, 1, hill)", "place(unit, north, 1 hill)")],
