@@ -3,6 +3,7 @@ checked apart from any real game: any_order, optional choices, where-filters, ev
 listeners, condition triggers (once and edge), owner-only zones and variables, directed
 connections, the step budget, and errors without tracebacks."""
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -387,6 +388,47 @@ def test_display_choices_and_victories_say_in_words_what_was_chosen_and_won(tmp_
     st.apply("pass")
     st.apply("choose:mood:rest")
     assert st.log_for()[-2:] == ["red: mood: rest", "game over: red wins (rested)"]
+
+
+@pytest.mark.parametrize("scores, error", [
+    ("[3, -3]", None),
+    ("[3]", "end_game scores need one number per seated player (2), got a list of 1"),
+    ("[true, false]", "end_game scores need one number per seated player (2)"),   # (no number)
+    ("['3', '-3']", "end_game scores need one number per seated player (2)"),
+])
+def test_end_game_scores_are_one_number_per_seat(tmp_path, scores, error):
+    """end_game(winners, victory, scores): scores are kept by seat (agents and statistics read
+    them) and logged after the winner; a list of another length, or of anything but numbers, is a
+    rule error naming the move, and the game goes on as it was."""
+    text = (_toy_with_display(tmp_path, "  victories:\n    rested: a long rest\n") / "game.yaml").read_text()
+    (tmp_path / "toy" / "game.yaml").write_text(text.replace("end_game([me], 'rested')", f"end_game([me], 'rested', {scores})"))
+    game = load_game(str(tmp_path / "toy"))
+    st = game.new_game(seed=1)
+    st.apply("pass")
+    if error is not None:
+        with pytest.raises(EngineError, match=re.escape(error)) as e:
+            st.apply("choose:mood:rest", atomic=True)
+        assert "move pass" in str(e.value) and not st.over and st.scores is None
+        return
+    st.apply("choose:mood:rest")
+    assert st.over and st.winners == ["red"] and st.scores == {"red": 3, "blue": -3}
+    assert st.log_for()[-1] == "game over: red wins (a long rest); red 3, blue -3"
+
+
+def test_a_victory_with_braces_is_written_out_as_it_is(tmp_path):
+    """A victory named with braces in end_game is logged as it is ({} is no player's name
+    there); display: victories: holds plain texts only, and says so."""
+    game = _toy_variant(tmp_path, ONE_OF, ONE_OF_MOVE.replace("end_game([me], 'rested')", "end_game([me], 'a {} rest', [3, -3])"))
+    st = game.new_game(seed=1)
+    st.apply("pass")
+    st.apply("choose:mood:rest")
+    assert st.log_for()[-1] == "game over: red wins (a {} rest); red 3, blue -3"
+    from interpreter import check_game
+
+    diags = check_game(str(_toy_with_display(tmp_path / "b", "  victories:\n    rested: 'a {long} rest'\n")))
+    got = [(d.code, d.message, d.hint) for d in diags if d.severity == "error"]
+    assert got == [("E101", "'a {long} rest' is not allowed here (at display/victories/rested)",
+                    "a plain text, without braces (a log line's {} is filled with a name)")]
 
 
 def test_display_choices_and_victories_must_name_what_the_rules_have(tmp_path):

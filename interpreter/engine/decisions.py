@@ -66,12 +66,15 @@ def same_id(aid, m):
 
 # ------------------------------------------------------------------ statements that decide
 def decider(st, env, by):
-    """Who takes a decision: `by`'s player, or the frame's `me`. A decision owed to a team of
-    this seating that is no seat itself goes to the seated member the game's team_decider
-    names (a side played by several seats decides through one of them at a time)."""
+    """Who takes a decision: `by`'s player, or the frame's `me` (seated_for)."""
     p = by(st, env) if by is not None else env.get("me")
-    if p in st.seats:
-        return p
+    return p if p in st.seats else seated_for(st, p)
+
+
+def seated_for(st, p):
+    """Who decides for player p, who is not seated: a decision owed to a team of this seating
+    that is no seat itself goes to the seated member the game's team_decider names (a side
+    played by several seats decides through one of them at a time)."""
     td = st.rules.team_decider
     members = None if td is None else st.rules.teams_of(st.seats).get(p)
     if members is None:
@@ -87,7 +90,8 @@ def decider(st, env, by):
 
 
 def ask(st, fr, moves, by):
-    st.pending = {"type": "ask", "player": decider(st, fr[2], by), "moves": moves}
+    p = by(st, fr[2]) if by is not None else fr[2].get("me")  # (decider, written in)
+    st.pending = {"type": "ask", "player": p if p in st.seats else seated_for(st, p), "moves": moves}
 
 
 def choose(st, fr, var, options, where, by, label, optional, about):

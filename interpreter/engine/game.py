@@ -17,6 +17,14 @@ from . import decisions, info, saves, vm
 from .decisions import Action  # noqa: F401 (part of the API)
 
 
+def _action_id(action) -> str:
+    """The id of an action given as an Action (of a subclass) or a text (of a subclass)."""
+    aid = action.id if isinstance(action, Action) else action
+    if not isinstance(aid, str):
+        raise IllegalAction(f"an action is an Action or its id (a text), not {type(aid).__name__}")
+    return aid
+
+
 class GameState(State):
     """One game in progress. See DESIGN.md "The public API" for the contract."""
 
@@ -59,9 +67,8 @@ class GameState(State):
                 for name in State.__slots__:
                     setattr(self, name, getattr(snapshot, name))
                 raise
-        aid = action.id if isinstance(action, Action) else action
-        if not isinstance(aid, str):
-            raise IllegalAction(f"an action is an Action or its id (a text), not {type(aid).__name__}")
+        t = type(action)
+        aid = action.id if t is Action else action if t is str else _action_id(action)
         legal = self._legal
         if legal is None:
             legal = self._legal = decisions.actions(self)
@@ -76,8 +83,12 @@ class GameState(State):
         decisions.take(self, a)
         vm.run(self)
         p = self.pending
-        if p is not None and p["type"] == "ask" and not self._legal_now():
-            raise EngineError(f"{p['player']} must act but no move is legal (moves offered: {', '.join(p['moves'])})")
+        if p is not None and p["type"] == "ask":
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = decisions.actions(self)
+            if not legal:
+                raise EngineError(f"{p['player']} must act but no move is legal (moves offered: {', '.join(p['moves'])})")
         return self
 
     # ---- what players see ------------------------------------------------------------

@@ -594,7 +594,7 @@ def _remove(st, kind, owner, n, src):
 
 
 _INT, _STR = frozenset([int]), frozenset([str])
-_OVER_TEXT: dict = {}  # (winners, victory, scores) counts -> the log line's template (_end_game)
+_OVER_TEXT: dict = {}  # (winners, the victory shown, scores) -> the log line's template (_end_game, _over_text)
 
 
 def _end_game(st, winners, victory, scores=None):
@@ -602,41 +602,46 @@ def _end_game(st, winners, victory, scores=None):
     scores: one number per seated player, in seat order (points, or a payoff such as chips won),
     kept in the result for agents and statistics."""
     st.over = True
-    st.winners = list(winners)
+    winners = st.winners = list(winners)
     st.victory = victory
     if scores is not None:
-        if len(scores) != len(st.seats) or not set(map(type, scores)) <= _INT:  # (bool is no number here)
+        if len(scores) != len(st.seats) or not _INT.issuperset(map(type, scores)):  # (bool is no number here)
             raise RuleFailure(f"end_game scores need one number per seated player ({len(st.seats)}), "
                               f"got {describe_value(scores)}")
         st.scores = dict(zip(st.seats, scores))
     st.stack.clear()
     st.pending = None
     shown = st.rules.victory_names.get(victory, victory) if type(victory) is str else victory  # (display: victories:)
-    if type(shown) is str and "{" not in shown and "}" not in shown and set(map(type, st.winners)) <= _STR:
-        # written out when read (Rules.log_line), as a log(...) line is: the same text
-        n = len(st.winners)
-        if scores is None:
-            args = tuple(st.winners)
-            key = (n, shown, None)
-        else:
-            args = (*st.winners, *chain.from_iterable(st.scores.items()))
-            key = (n, shown, len(scores))
+    if type(shown) is str:
+        key = (len(winners), shown, None if scores is None else len(scores))
         text = _OVER_TEXT.get(key)
         if text is None:
-            who = ("{} wins" if n == 1 else ", ".join(["{}"] * (n - 1)) + " and {} win" if n else "nobody wins")
-            points = "" if scores is None else "; " + ", ".join(["{} {}"] * len(scores))
-            text = f"game over: {who} ({shown}){points}"
+            text = _over_text(*key)
             if len(_OVER_TEXT) < 10_000:
                 _OVER_TEXT[key] = text
-        if st._shared:
-            st._own()
-        st.log.append((text, args))  # (st.say, written in)
-        return
+        if text and _STR.issuperset(map(type, winners)):
+            # written out when read (Rules.log_line), as a log(...) line is: the same text
+            args = tuple(winners) if scores is None else (*winners, *chain.from_iterable(st.scores.items()))
+            if st._shared:
+                st._own()
+            st.log.append((text, args))  # (st.say, written in)
+            return
     names = [st.rules.display(w) for w in winners]
     who = (f"{names[0]} wins" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} win"
            if names else "nobody wins")
     points = "; " + ", ".join(f"{st.rules.display(p)} {v}" for p, v in st.scores.items()) if scores is not None else ""
     st.say(f"game over: {who} ({shown}){points}")
+
+
+def _over_text(n: int, shown, n_scores) -> str:
+    """The log line's template of a game's end (_end_game): n winners by name, the victory as
+    shown, then each player's score; "" when the victory's text holds braces (the line is then
+    written out at once)."""
+    if "{" in shown or "}" in shown:
+        return ""
+    who = ("{} wins" if n == 1 else ", ".join(["{}"] * (n - 1)) + " and {} win" if n else "nobody wins")
+    points = "" if n_scores is None else "; " + ", ".join(["{} {}"] * n_scores)
+    return f"game over: {who} ({shown}){points}"
 
 
 def _log(st, msg, *args):
