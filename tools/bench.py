@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import random
 import statistics
 import subprocess
@@ -56,14 +57,21 @@ import json, random, sys, time
 sys.path.insert(0, %r)
 from interpreter import load_game
 g = load_game(%r, mods=%r)
-rng = random.Random(1); n = 0
+def play(seeds):
+    rng = random.Random(1); n = 0
+    for s in seeds:
+        st = g.new_game(seed=s)
+        while not st.over:
+            a = st.legal_actions(); st.apply(a[rng.randrange(len(a))]); n += 1
+    return n
+play(range(10**6, 10**6 + %d))  # warm-up, untimed: a game's blocks are compiled when first run
 t = time.perf_counter()
-for s in range(1, 1 + %d):
-    st = g.new_game(seed=s)
-    while not st.over:
-        a = st.legal_actions(); st.apply(a[rng.randrange(len(a))]); n += 1
+n = play(range(1, 1 + %d))
 print(json.dumps({"actions": n, "seconds": time.perf_counter() - t}))
 """
+
+WARM_UP = 3  # games each process plays before the timed ones (PLAYOUT)
+MIN_SECONDS = 1.0  # --compare plays more games than asked when they would take less than this
 
 
 @contextlib.contextmanager
@@ -86,20 +94,26 @@ def worktree(ref: str):
 def compare(game: str, ref: str, games: int, rounds: int, mods=()) -> dict:
     """Random playouts of this checkout and of another commit (a temporary git worktree),
     interleaved in fresh processes: actions/s of each and their ratio (this machine is shared:
-    only the ratio, measured in the same minutes, means much)."""
+    only the ratio, measured in the same minutes, means much). Each process plays WARM_UP
+    games untimed first; a batch shorter than MIN_SECONDS is made longer (same seeds for both)."""
     with worktree(ref) as (sha, tmp):
         rates = {"this": [], sha: []}
-        for tree in (ROOT, tmp):  # (each tree's caches made first: loads are timed apart, by cold_load)
-            for _ in range(2):
-                subprocess.run([sys.executable, "-c", PLAYOUT % (str(tree), game, list(mods), 0)],
-                               capture_output=True, text=True)
+
+        def run(name, tree, n, warm=WARM_UP):
+            out = subprocess.run([sys.executable, "-c", PLAYOUT % (str(tree), game, list(mods), warm, n)],
+                                 capture_output=True, text=True)
+            if out.returncode:
+                raise SystemExit(f"{name}: {out.stderr.strip().splitlines()[-1]}")
+            return json.loads(out.stdout)
+
+        for name, tree in (("this", ROOT), (sha, tmp)):  # (each tree's caches made first: loads are timed apart, by cold_load)
+            run(name, tree, 0, 0)
+        first = run("this", ROOT, games)  # too short a batch measures the clock: a small game plays more
+        if first["seconds"] < MIN_SECONDS:
+            games = math.ceil(games * MIN_SECONDS / max(first["seconds"], 1e-3))
         for _ in range(rounds):
             for name, tree in (("this", ROOT), (sha, tmp)):
-                out = subprocess.run([sys.executable, "-c", PLAYOUT % (str(tree), game, list(mods), games)],
-                                     capture_output=True, text=True)
-                if out.returncode:
-                    raise SystemExit(f"{name}: {out.stderr.strip().splitlines()[-1]}")
-                r = json.loads(out.stdout)
+                r = run(name, tree, games)
                 rates[name].append(r["actions"] / r["seconds"])
         this, old = statistics.median(rates["this"]), statistics.median(rates[sha])
         return {"game": game, "compared_with": sha, "rounds": rounds, "games": games,
