@@ -30,3 +30,23 @@ def test_the_table_marks_each_target_met_not_met_or_not_measured(monkeypatch, ca
 def test_a_tool_that_fails_becomes_its_error_line():
     out = targets._tool(["no_such_tool.py"])
     assert set(out) == {"error"} and "no_such_tool.py" in out["error"]
+
+
+def test_instructions_per_playout_are_the_difference_over_the_playouts(monkeypatch):
+    """bench_vs_openspiel --callgrind: each contestant's count with n playouts less its count
+    with none (loading and warm-up), over n; the child it runs under callgrind plays."""
+    import bench
+    import bench_vs_openspiel
+
+    seen = []
+
+    def fake(argv):
+        engine, n = argv[2], int(argv[4])
+        seen.append((engine, argv[3], n))
+        return (5_000 + 300 * n if engine == "ours" else 7_000 + 450 * n), ""
+
+    monkeypatch.setattr(bench, "callgrind_instructions", fake)
+    out = bench_vs_openspiel.callgrind_counts(("ours", "python"), 10, 1)
+    assert out == {"tic-tac-toe": {"ours": 300, "python": 450}, "Kuhn poker": {"ours": 300, "python": 450}}
+    assert ("ours", "kuhn_poker", 10) in seen and ("python", "kuhn_poker", 0) in seen
+    bench_vs_openspiel.child("ours", "kuhn_poker", 3, 1)  # (what runs under callgrind: no error)

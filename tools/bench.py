@@ -91,6 +91,25 @@ def worktree(ref: str):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def callgrind_instructions(argv: list) -> tuple:
+    """(CPU instructions, standard output) of `python argv...` run under valgrind's callgrind:
+    a count that does not depend on how busy the machine is. RuntimeError if the child fails."""
+    import re
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "cg.out"
+        res = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+                              *map(str, argv)], capture_output=True, text=True)
+        if res.returncode != 0:
+            tail = " | ".join(res.stderr.strip().splitlines()[-3:])
+            raise RuntimeError(f"{Path(str(argv[0])).name} failed under callgrind: {tail}")
+        m = re.search(r"^(?:summary|totals):\s*(\d+)", out.read_text(), re.M)
+        if not m:
+            raise RuntimeError("no instruction total in callgrind's output")
+        return int(m.group(1)), res.stdout
+
+
 def compare(game: str, ref: str, games: int, rounds: int, mods=()) -> dict:
     """Random playouts of this checkout and of another commit (a temporary git worktree),
     interleaved in fresh processes: actions/s of each and their ratio (this machine is shared:

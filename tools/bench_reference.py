@@ -25,14 +25,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import re
 import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -118,20 +114,11 @@ def child(side: str, games: int, seed: int) -> None:
 
 
 def _callgrind_total(side: str, games: int, seed: int) -> tuple[int, int]:
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "cg.out")
-        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-               str(Path(__file__).resolve()), "--child", side, "--games", str(games), "--seed", str(seed)]
-        res = subprocess.run(cmd, capture_output=True, text=True)
-        if res.returncode != 0:
-            tail = " | ".join(res.stderr.strip().splitlines()[-3:])
-            raise RuntimeError(f"the {side} child failed under callgrind: {tail}")
-        actions = int(res.stdout.strip().splitlines()[-1])
-        text = Path(out).read_text()
-        m = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.M)
-        if not m:
-            raise RuntimeError("no instruction total in callgrind's output")
-        return int(m.group(1)), actions
+    from bench import callgrind_instructions
+
+    total, out = callgrind_instructions([Path(__file__).resolve(), "--child", side, "--games", games,
+                                         "--seed", seed])
+    return total, int(out.strip().splitlines()[-1])
 
 
 def callgrind(games: int, seed: int) -> dict:

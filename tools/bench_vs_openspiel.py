@@ -1,6 +1,6 @@
 """Time random playouts of small games: ours in YAML against OpenSpiel's C++ and Python versions.
 
-    python tools/bench_vs_openspiel.py [--rounds 7] [--seconds 0.3] [--seed 1] [--json]
+    python tools/bench_vs_openspiel.py [--rounds 7] [--seconds 0.3] [--seed 1] [--callgrind] [--json]
 
 The games: tic-tac-toe and Kuhn poker, written for this engine in tools/bench_games/ and
 loaded with ``load_game``, against ``pyspiel.load_game("tic_tac_toe")`` / ``"kuhn_poker"``
@@ -22,6 +22,13 @@ every contestant once, in an order rotated each round (interleaved, so that a bu
 the machine falls on all of them), and the figure is the median round. The ratio is ours
 divided by theirs within each round, its median over the rounds: above 1 means our engine is
 faster.
+
+--callgrind also counts the CPU instructions of a playout with valgrind's callgrind (if
+installed), which do not depend on how busy the machine is: each contestant plays --cg-playouts
+playouts in a child process under callgrind, and none in another (each after 20 playouts of
+warm-up); the difference over the playouts is the figure, and theirs over ours the ratio
+(above 1: ours takes fewer). Instructions are not time (a C++ core runs more of them per
+second than Python's interpreter loop does), so the timed ratio stays the measure.
 """
 from __future__ import annotations
 
@@ -37,6 +44,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
 
 GAMES_DIR = ROOT / "tools" / "bench_games"
 INSTALL_HINT = "pip install open_spiel==1.6.11 (Python 3.11)"
@@ -125,6 +133,36 @@ class Contestant:
         return statistics.median(r[i] for r in self.rounds)
 
 
+ENGINES = ("ours", "cpp", "python")
+
+
+def child(engine: str, folder: str, n: int, seed: int) -> None:
+    """Under callgrind: 20 playouts of warm-up, then n (callgrind_counts)."""
+    entry = next(g for g in GAMES if g[0] == folder)
+    if engine == "ours":
+        from interpreter import load_game
+
+        game, batch = load_game(str(GAMES_DIR / folder)), ours_batch
+    else:
+        game, batch = load_openspiel().load_game(entry[1] if engine == "cpp" else entry[2]), openspiel_batch
+    batch(game, 20, seed + 1)
+    batch(game, n, seed)
+
+
+def callgrind_counts(engines, n: int, seed: int) -> dict:
+    """{game title: {engine: instructions per playout}} (child, run under callgrind)."""
+    from bench import callgrind_instructions
+
+    out = {}
+    for folder, _, _, title in GAMES:
+        row = out[title] = {}
+        for engine in engines:
+            full, base = (callgrind_instructions([Path(__file__).resolve(), "--child", engine, folder, k, seed])[0]
+                          for k in (n, 0))
+            row[engine] = round((full - base) / n)
+    return out
+
+
 def ratio(ours: Contestant, theirs: Contestant, i: int) -> float:
     return statistics.median(a[i] / b[i] for a, b in zip(ours.rounds, theirs.rounds))
 
@@ -134,8 +172,15 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=7, help="timed rounds (the median is reported)")
     ap.add_argument("--seconds", type=float, default=0.3, help="about how long one batch runs")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--callgrind", action="store_true", help="also count instructions per playout (valgrind)")
+    ap.add_argument("--cg-playouts", type=int, default=2000, help="playouts per contestant under callgrind")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--child", nargs=4, metavar=("ENGINE", "GAME", "N", "SEED"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.child:
+        engine, folder, n, seed = args.child
+        child(engine, folder, int(n), int(seed))
+        return 0
 
     from interpreter import load_game
 
@@ -178,6 +223,17 @@ def main(argv=None):
             "openspiel": None if pyspiel is None else _openspiel_version(), "results": rows}
     if pyspiel is None:
         info["note"] = f"OpenSpiel is not installed: our games only ({INSTALL_HINT})"
+    if args.callgrind:
+        import shutil
+
+        if shutil.which("valgrind") is None:
+            info["callgrind"] = "valgrind is not installed"
+        else:
+            try:
+                info["callgrind"] = callgrind_counts(ENGINES if pyspiel is not None else ENGINES[:1],
+                                                     args.cg_playouts, args.seed)
+            except RuntimeError as exc:
+                info["callgrind"] = str(exc)
     if args.json:
         print(json.dumps(info, indent=1))
         return 0
@@ -205,6 +261,16 @@ def main(argv=None):
     else:
         print("\nours/theirs above 1: our engine is faster. Mean result: the first seat's mean payoff "
               "(tic-tac-toe: win +1, draw 0, loss -1; Kuhn poker: chips, 1/8 in expectation)")
+    cg = info.get("callgrind")
+    if isinstance(cg, dict):
+        print(f"\ncallgrind, CPU instructions per playout ({args.cg_playouts} playouts each; theirs/ours above 1: "
+              "ours takes fewer):")
+        names = {"ours": "lotr-rules", "cpp": "OpenSpiel C++", "python": "OpenSpiel Python"}
+        for title, row in cg.items():
+            parts = [f"{names[e]} {v:,}" + (f" ({v / row['ours']:.2f})" if e != "ours" else "") for e, v in row.items()]
+            print(f"  {title}: " + ", ".join(parts))
+    elif cg:
+        print(f"\ncallgrind: {cg}")
     return 0
 
 
