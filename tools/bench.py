@@ -93,17 +93,25 @@ def worktree(ref: str):
 
 def callgrind_instructions(argv: list) -> tuple:
     """(CPU instructions, standard output) of `python argv...` run under valgrind's callgrind:
-    a count that does not depend on how busy the machine is. RuntimeError if the child fails."""
+    a count that does not depend on how busy the machine is (the child's hash seed is fixed,
+    or two runs differ by a few hundred thousand). The same child is first run twice without
+    valgrind, so that the caches a load completes are complete before anything is counted.
+    RuntimeError if the child fails."""
+    import os
     import re
     import tempfile
 
+    cmd = [sys.executable, *map(str, argv)]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    for _ in range(2):
+        subprocess.run(cmd, capture_output=True, env=env)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "cg.out"
-        res = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-                              *map(str, argv)], capture_output=True, text=True)
+        res = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *cmd],
+                             capture_output=True, text=True, env=env)
         if res.returncode != 0:
             tail = " | ".join(res.stderr.strip().splitlines()[-3:])
-            raise RuntimeError(f"{Path(str(argv[0])).name} failed under callgrind: {tail}")
+            raise RuntimeError(f"{Path(cmd[1]).name} {' '.join(cmd[2:])} failed under callgrind: {tail}")
         m = re.search(r"^(?:summary|totals):\s*(\d+)", out.read_text(), re.M)
         if not m:
             raise RuntimeError("no instruction total in callgrind's output")

@@ -177,6 +177,8 @@ def main(argv=None):
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--child", nargs=4, metavar=("ENGINE", "GAME", "N", "SEED"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.cg_playouts < 1:
+        ap.error("--cg-playouts must be at least 1")
     if args.child:
         engine, folder, n, seed = args.child
         child(engine, folder, int(n), int(seed))
