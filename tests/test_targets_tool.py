@@ -50,3 +50,30 @@ def test_instructions_per_playout_are_the_difference_over_the_playouts(monkeypat
     assert out == {"tic-tac-toe": {"ours": 300, "python": 450}, "Kuhn poker": {"ours": 300, "python": 450}}
     assert ("ours", "kuhn_poker", 10) in seen and ("python", "kuhn_poker", 0) in seen
     bench_vs_openspiel.child("ours", "kuhn_poker", 3, 1)  # (what runs under callgrind: no error)
+
+
+def test_every_target_gets_its_row_from_its_tool(monkeypatch):
+    """measure(): each tool's figure lands in its row and its mark; the small games' row shows
+    their instructions per playout over ours beside the timed ratio."""
+    import bench
+
+    monkeypatch.setattr(bench, "compare", lambda game, base, games, rounds: {"compared_with": "abc", "ratio": 2.5 if game == "duel" else 1.5})
+    monkeypatch.setattr(bench, "cold_load", lambda game, runs, fresh_cache=False: 250.0 if fresh_cache else 40.0)
+    monkeypatch.setattr(targets, "_clone_ratio", lambda base, games, rounds: {"clone_us_this": 20, "clone_us_baseline": 50, "ratio": 0.4})
+
+    def tool(args):
+        if args[0] == "bench_reference.py":
+            return {"callgrind": {"engine": {"instructions_per_action": 300}, "reference": {"instructions_per_action": 100}, "ratio": 3.0}}
+        assert "--callgrind" in args
+        return {"results": [{"game": "Kuhn poker", "engine": "lotr-rules (YAML)"},
+                            {"game": "Kuhn poker", "engine": "OpenSpiel Python", "ours_over_theirs_playouts": 1.3}],
+                "callgrind": {"Kuhn poker": {"ours": 150_000, "python": 255_000}}}
+
+    monkeypatch.setattr(targets, "_tool", tool)
+    rows = {r["target"]: r for r in targets.measure("abc", 3, False)}
+    assert rows["duel random playouts vs abc"]["met"] and not rows["war-of-the-ring random playouts vs abc"]["met"]
+    assert rows["war-of-the-ring clone vs abc"]["met"]
+    assert rows["duel instructions/action vs the reference Duel"]["now"] == "300 vs 100 = 3.00x"
+    kuhn = rows["Kuhn poker vs OpenSpiel Python"]
+    assert kuhn["now"] == "1.300x (instructions: theirs/ours 1.70)" and kuhn["met"] is False
+    assert rows["duel first load, empty caches"]["met"] and rows["war-of-the-ring load with caches"]["met"]

@@ -13,7 +13,8 @@ that measures it, run here as a child process so that one failing tool leaves th
   Duel instructions per action     tools/bench_reference.py --callgrind: the engine against the
                                    hand-written reference Duel (goal <= 1.5; needs valgrind)
   tic-tac-toe, Kuhn poker          tools/bench_vs_openspiel.py: playouts/s of our YAML games over
-                                   OpenSpiel's Python games (goal >= 1.5; needs open_spiel)
+                                   OpenSpiel's Python games (goal >= 1.5; needs open_spiel), and
+                                   beside it their instructions per playout over ours (valgrind)
   first load, empty caches         a fresh process loading the game with an empty cache directory
                                    (parse, check, write and compile its module; goal < 300 ms)
   load with caches                 a fresh process loading it again (goal < 80 ms)
@@ -124,13 +125,18 @@ def measure(baseline: str, rounds: int, quick: bool) -> list[dict]:
         row("duel instructions/action vs the reference Duel", str(cg or ref.get("error")), "<= 1.5x", None,
             "tools/bench_reference.py --callgrind")
 
-    spiel = _tool(["bench_vs_openspiel.py", "--rounds", "3" if quick else "9"])
+    spiel = _tool(["bench_vs_openspiel.py", "--rounds", "3" if quick else "9"]
+                  + ([] if quick else ["--callgrind", "--cg-playouts", "1000"]))
+    counts = spiel.get("callgrind") if isinstance(spiel.get("callgrind"), dict) else {}
     found = False
     for r in spiel.get("results", []):
         if r["engine"] == "OpenSpiel Python":
             found = True
             x = r["ours_over_theirs_playouts"]
-            row(f"{r['game']} vs OpenSpiel Python", f"{x:.3f}x", ">= 1.5x", x >= 1.5, "tools/bench_vs_openspiel.py")
+            cg = counts.get(r["game"], {})
+            also = f" (instructions: theirs/ours {cg['python'] / cg['ours']:.2f})" if "python" in cg else ""
+            row(f"{r['game']} vs OpenSpiel Python", f"{x:.3f}x{also}", ">= 1.5x", x >= 1.5,
+                "tools/bench_vs_openspiel.py --callgrind")
     if not found:
         row("small games vs OpenSpiel Python", spiel.get("note") or spiel.get("error", "no result"), ">= 1.5x",
             None, "tools/bench_vs_openspiel.py")
