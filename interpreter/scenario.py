@@ -231,10 +231,15 @@ def load_scenarios(path: str | Path):
     or that breaks the scenario format anywhere, raises ScenarioFailure listing every problem."""
     from .loading.loader import _display
 
+    from .loading.loader import MAX_FILE_BYTES, read_bounded
+
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        raw = read_bounded(p, MAX_FILE_BYTES)  # (a device such as /dev/zero has no end)
+        if raw is None:
+            raise ScenarioFailure(f"{p}: the scenario file is larger than {MAX_FILE_BYTES // 2**20} MB")
+        text = raw.decode("utf-8")
+    except (OSError, ValueError) as exc:  # (UnicodeDecodeError is a ValueError, as is a NUL in the name)
         raise ScenarioFailure(f"{p}: cannot read the scenario file: {exc}") from None
     src = Source(str(p), text, _display(p))
     diags = []

@@ -20,6 +20,7 @@ def _files(tmp):
     (tmp / "badactions.json").write_text(json.dumps({"game": "duel", "seed": 1, "actions": [1, 2]}))
     (tmp / "list.json").write_text("[1, 2]")
     (tmp / "badsave.json").write_text(json.dumps({"game": "duel", "format": 1, "seed": 1}))
+    (tmp / "infinity.json").write_text('{"game": "duel", "format": 1, "seed": Infinity}')
     return tmp
 
 
@@ -35,6 +36,13 @@ BAD = [
     (["play", "duel", "--option", "x=[unclosed"], "unknown option 'x'"),
     (["play", "duel", "--option", "set_aside=[unclosed"], "is not a value"),
     (["play", "duel", "--option", "set_aside=nowhere"], "one of discard, box"),
+    (["play", "duel", "--option", "set_aside=!!bool maybe"], "'maybe' is not a !!bool"),
+    (["simulate", "duel", "--option", "set_aside=!!timestamp x"], "'x' is not a !!timestamp"),
+    (["merged", "duel", "--mod", "le\x00aders"], "holds a NUL character"),
+    (["validate", "a" * 300], "File name too long"),
+    (["test", "a" * 300], "File name too long"),
+    (["replay", "/dev/zero"], "larger than 64 MB"),
+    (["play", "--load", "{tmp}/infinity.json"], "Infinity is no number a save holds"),
     (["play", "duel", "--agents", "foo,bar"], "unknown agent 'foo'"),
     (["play", "duel", "--agents", "mcts:0"], "unknown agent 'mcts:0'"),
     (["play", "duel", "--agents", ","], "unknown agent ''"),
@@ -111,3 +119,12 @@ def test_an_internal_error_is_one_line_and_exit_3(monkeypatch, capsys):
     code = main(["schema", "game"])
     err = capsys.readouterr().err
     assert code == 3 and "internal error (ZeroDivisionError: oops)" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_a_game_log_that_cannot_be_written_is_a_one_line_error(capsys):
+    """--save-log to a device that refuses writes passes the check before the game (it is a
+    file in a folder that exists) and fails after it: one line naming the file, exit 2."""
+    code = main(["play", "duel", "--agents", "random", "--seed", "1", "--save-log", "/dev/full"])
+    err = capsys.readouterr().err
+    assert code == 2 and "the game log could not be written to '/dev/full'" in err and "Traceback" not in err

@@ -1,5 +1,6 @@
 """Hostile rule files: the effect language reaches nothing outside the game state, and a rule
 that loops forever stops at once with an error naming its file and line (a mod included)."""
+import re
 import shutil
 import time
 from pathlib import Path
@@ -203,6 +204,22 @@ HOSTILE = [
      "E101", "'a\\nb' is not a valid name", 23, 3),
     ("a name ending in a newline", ("  log_order: 0\n", '  log_order: 0\n  "abc\\n": 1\n'), None,
      "E101", "is not a valid name", 23, 3),
+    ("a !!bool that is none", ("  log_order: 0\n", "  log_order: !!bool maybe\n"), None,
+     "E001", "'maybe' is not a !!bool", 22, 14),
+    ("a !!timestamp that is none", ("  log_order: 0\n", "  log_order: !!timestamp x\n"), None,
+     "E001", "'x' is not a !!timestamp", 22, 14),
+    ("a !!int that is none", ("  log_order: 0\n", "  log_order: !!int x\n"), None, "E001", "'x' is not a !!int", 22, 14),
+    ("a !!map on a list", ("  suits: [cups, swords]", "  suits: !!map [cups, swords]"), None,
+     "E001", "a !!map must be a mapping", 9, 10),
+    ("a !!set on a number", ("  log_order: 0\n", "  log_order: !!set 0\n"), None, "E001", "a !!set must be a mapping", 22, 14),
+    ("a 5000-digit number", ("  log_order: 0\n", "  log_order: " + "9" * 5000 + "\n"), None,
+     "E001", "a number of 5,000 digits", 22, 14),
+    ("a !!timestamp in a mod", None, MOD.replace("version: '1.0'", "version: !!timestamp x"), "E001",
+     "'x' is not a !!timestamp", 3, 10),
+    ("a zone named null", ("  table: {}\n", "  table: {}\n  null: {}\n"), None,
+     "E101", "a key YAML reads as null, not as a name", 19, 3),
+    ("a variable named on", ("  edge_hits: 0\n", "  edge_hits: 0\n  on: 0\n"), None,
+     "E101", "a key YAML reads as true, not as a name", 24, 3),
     ("an empty game.yaml", b"", None, "E003", "the file is empty", 1, 1),
     ("a game.yaml of comments", b"# nothing\n\n# at all\n", None, "E003", "the file is empty", 1, 1),
     ("an empty mod.yaml", None, "", "E003", "the file is empty", 1, 1),
@@ -300,3 +317,60 @@ def test_sums_of_long_constant_lists_are_bounded_too(tmp_path, flow, error):
     with pytest.raises(EngineError, match=error):
         load_game(str(game)).new_game(seed=1)
     assert time.perf_counter() - t < 5
+
+
+def test_a_constant_nested_deeper_than_python_reads_compiles_and_runs(tmp_path):
+    """A function whose body is a written list nested 300 deep is folded to one constant; its
+    code is split every few dozen levels as deep code is (Python refuses a literal nested ~200
+    deep: it was an internal error)."""
+    deep = "[" * 300 + "1" + "]" * 300
+    game = _duel_with(tmp_path, "log('{}', count(deep_const))", "deepconst")
+    text = (game / "game.yaml").read_text()
+    (game / "game.yaml").write_text(text.replace("functions:\n", f"functions:\n  deep_const: '[{deep}, [1]]'\n", 1))
+    assert [d for d in check_game(str(game)) if d.severity == "error"] == []
+    st = load_game(str(game)).new_game(seed=1)
+    assert st.log_for(None)[0] == "2"
+
+
+@pytest.mark.parametrize("effect, error", [
+    ("log('{}', roll(18446744073709551616))", "a random draw among 18,446,744,073,709,551,616 outcomes"),
+    ("log('{}', roll(18446744073709551615))", None),                  # the largest die the source can roll
+    ("move_top(hand[me], hand[me], 10000000)", None),               # onto itself: as many as there are
+])
+def test_draws_and_moves_of_any_size_end_at_once(tmp_path, effect, error):
+    """roll(n) past the random source's 2**64 outcomes looped for ever (no draw was below its
+    limit); move_top of a stack onto itself moved its top item back n times. (The action runs
+    in a thread of its own, so that a failure here is a failed test, not a suite that hangs.)"""
+    import threading
+
+    game = _toy_with(tmp_path, ("    do: log('{} passes', me)", f"    do: {effect}"))
+    st = load_game(str(game)).new_game(seed=1)
+    got = []
+
+    def act():
+        try:
+            st.apply("pass")
+            got.append(None)
+        except EngineError as exc:
+            got.append(str(exc))
+
+    t = threading.Thread(target=act, daemon=True)
+    t.start()
+    t.join(timeout=3)
+    assert got, "the action did not end within 3 seconds"
+    assert (got[0] is None) if error is None else (error in got[0]), got
+
+
+@pytest.mark.parametrize("value, error", [("7", "property 'house' must name a player, got 7"),
+                                          ("nobody", "unknown player 'nobody'"),
+                                          ("[amber]", "property 'house' must name a player, got ['amber']")])
+def test_a_player_property_names_a_player(tmp_path, value, error):
+    """An item's property of type player holds a player's name: a number or an unknown name
+    was let through, and showing the item face down to someone failed later (a TypeError)."""
+    game = tmp_path / "saltroad"
+    shutil.copytree(TOY.parent / "saltroad", game)
+    f = game / "cards" / "charters.yaml"
+    f.write_text(f.read_text().replace("    house: amber", f"    house: {value}", 1))
+    errors = [d for d in check_game(str(game)) if d.severity == "error"]
+    assert [(d.code, d.message, d.line, d.col) for d in errors] == [
+        ("E402" if "must" in error else "E306", error, 11, 12)]

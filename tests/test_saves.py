@@ -187,3 +187,27 @@ def test_who_played_each_seat_is_kept_beside_the_state_and_not_part_of_it():
     bad["agents"] = {"fellowship": {"deep": 1}}
     with pytest.raises(SaveError, match="agents"):
         game.state_from_json(json.dumps(bad))
+
+
+@pytest.mark.parametrize("field, value", [("seed", float("inf")), ("rng", float("nan")), ("seed", "x")])
+def test_a_save_given_as_data_with_numbers_no_save_holds_is_refused(field, value):
+    """state_from_json also takes the parsed data: an infinite or non-number seed is a
+    SaveError, as in a text (JSON's Infinity and NaN, numbers past Python's 4,300 digits)."""
+    game = load_game("duel")
+    d = json.loads(game.new_game(seed=3).to_json())
+    d[field] = value
+    with pytest.raises(SaveError):
+        game.state_from_json(d)
+
+
+@pytest.mark.parametrize("number", ["Infinity", "NaN", "-Infinity", "9" * 5000])
+def test_a_save_text_with_a_number_no_save_holds_is_refused(number):
+    """JSON as Python reads it allows Infinity and NaN, and refuses numbers of more than 4,300
+    digits with a plain ValueError: either in a save's seed is a SaveError (was OverflowError
+    or ValueError, an internal error on the command line)."""
+    import re
+
+    game = load_game("duel")
+    text = re.sub(r'"seed": ?\d+', '"seed": ' + number, game.new_game(seed=3).to_json())
+    with pytest.raises(SaveError, match="not valid JSON"):
+        game.state_from_json(text)

@@ -67,7 +67,7 @@ def load_cached(name_or_path: str, mods=()):
 def parse_options(text) -> dict:
     """'name:value;name:value' (values read as YAML scalars: 3, true, random) -> {name: value}.
     A dict is returned as it is."""
-    import yaml
+    from ..loading.yamlsrc import scalar
 
     if isinstance(text, dict):
         return dict(text)
@@ -78,7 +78,10 @@ def parse_options(text) -> dict:
         name, sep, value = part.partition(":")
         if not sep:
             raise ValueError(f"option {part!r}: write name:value")
-        out[name.strip()] = yaml.safe_load(value.strip()) if value.strip() else True
+        try:
+            out[name.strip()] = scalar(value.strip()) if value.strip() else True
+        except ValueError as exc:
+            raise ValueError(f"option {name.strip()}: {value.strip()!r} is not a value ({exc})") from None
     return out
 
 

@@ -441,6 +441,17 @@ class Declarer:
                          "declare the property as list:region to hold several")
                 return
             self.err(e.source, path, "E306", f"unknown region '{v}'", did_you_mean(v, self.spec.regions))
+        elif base == "player":
+            names = set(r.players).union(*r.teams.values())
+            if not isinstance(v, str):
+                self.err(e.source, path, "E402", f"property '{path[-1]}' must name a player, got {v!r}",
+                         f"players: {', '.join(sorted(names))}")
+            elif v not in names:
+                self.err(e.source, path, "E306", f"unknown player '{v}'", did_you_mean(v, sorted(names))
+                         or f"players: {', '.join(sorted(names))}")
+        elif base == "str" and not isinstance(v, str):
+            self.err(e.source, path, "E402", f"property '{path[-1]}' must be a text, got {v!r}",
+                     "quote it to make it a text")
         elif base.startswith("map:"):
             if not isinstance(v, dict):
                 self.err(e.source, path, "E402", f"property '{path[-1]}' must be a mapping")

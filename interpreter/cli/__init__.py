@@ -141,7 +141,11 @@ def _options_first(argv: list) -> list:
 
 def main(argv=None) -> int:
     try:
-        args = build_parser().parse_args(_options_first(list(sys.argv[1:] if argv is None else argv)))
+        argv = list(sys.argv[1:] if argv is None else argv)
+        for a in argv:
+            if "\0" in a:  # (no file, game or option has one; the file system refuses it)
+                raise UsageError(f"argument {a!r} holds a NUL character")
+        args = build_parser().parse_args(_options_first(argv))
         return args.func(args) or 0
     except SystemExit as exc:  # argparse (2), --help/--version (0), a rule-file report (1)
         return exc.code if isinstance(exc.code, int) else 2
@@ -156,6 +160,10 @@ def main(argv=None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:  # a file named on the command line that cannot be used (a name too long, a full disk)
+        where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
+        print(f"error: {exc.strerror or _one_line(exc)}{where}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         try:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

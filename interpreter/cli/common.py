@@ -101,15 +101,15 @@ def game_dirs(path: str) -> list[Path]:
 def options(game, pairs) -> dict:
     """--option name=value pairs, values read as YAML scalars (3, true, discard) and checked
     against the option's choices."""
-    import yaml
+    from ..loading.yamlsrc import scalar
 
     out = {}
     for pair in pairs or []:
         name, eq, value = pair.partition("=")
         try:  # (an unknown name is named by check_options, whatever its value)
-            out[name] = yaml.safe_load(value) if eq and value and name in game.rules.options else True
-        except yaml.YAMLError:
-            raise UsageError(f"option {name}: {value!r} is not a value (write e.g. {name}=3)") from None
+            out[name] = scalar(value) if eq and value and name in game.rules.options else True
+        except ValueError as exc:
+            raise UsageError(f"option {name}: {value!r} is not a value ({exc}; write e.g. {name}=3)") from None
     try:
         return game.check_options(out)
     except ValueError as exc:
@@ -157,16 +157,22 @@ def writable_file(path: str | None, what: str) -> None:
 
 
 def read_text(path: str, what: str) -> str:
+    from ..engine.saves import MAX_SAVE_BYTES
+    from ..loading.loader import read_bounded
+
     try:
-        return Path(path).read_text(encoding="utf-8")
+        raw = read_bounded(path, MAX_SAVE_BYTES)  # (a device such as /dev/zero has no end)
+        if raw is None:
+            raise UsageError(f"{what} {path!r} is larger than {MAX_SAVE_BYTES // 2**20} MB")
+        return raw.decode("utf-8")
     except FileNotFoundError:
         raise UsageError(f"{what} {path!r} does not exist") from None
     except IsADirectoryError:
         raise UsageError(f"{what} {path!r} is a folder, not a file") from None
     except UnicodeDecodeError:
         raise UsageError(f"{what} {path!r} is not UTF-8 text") from None
-    except OSError as exc:
-        raise UsageError(f"{what} {path!r} cannot be read: {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:  # (ValueError: a name holding a NUL character)
+        raise UsageError(f"{what} {path!r} cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def read_json(path: str, what: str):

@@ -222,6 +222,9 @@ def run(args) -> int:
     render(st, humans[0] if humans else None, console)
     console.rule(f"winners: {', '.join(st.winners) or 'none'} ({st.victory}) after {len(st.history)} actions")
     if args.save_log:
-        Path(args.save_log).write_text(json.dumps(log_record(game, st, options), indent=1))
+        try:
+            Path(args.save_log).write_text(json.dumps(log_record(game, st, options), indent=1))
+        except OSError as exc:
+            raise UsageError(f"the game log could not be written to {args.save_log!r}: {exc.strerror or exc}") from None
         console.print(f"game log saved to {args.save_log}")
     return 0

@@ -122,9 +122,23 @@ class Module:
         text = repr(value)
         name = self.consts.get(text)
         if name is None:
+            code = self.literal(value, 0) if text.count("[") + text.count("{") >= HOIST_EVERY else text
             name = self.consts[text] = f"_k{len(self.consts)}"
-            self.parts.append(f"{name} = {text}\n")
+            self.parts.append(f"{name} = {code}\n")
         return name
+
+    def literal(self, value, level: int) -> str:
+        """A constant's code, its parts HOIST_EVERY levels down made constants of their own
+        (Python refuses a literal nested ~200 deep, as it refuses such code: hoist)."""
+        if isinstance(value, list):
+            if level == HOIST_EVERY:
+                return self.const(value)
+            return "[" + ", ".join(self.literal(v, level + 1) for v in value) + "]"
+        if isinstance(value, dict):
+            if level == HOIST_EVERY:
+                return self.const(value)
+            return "{" + ", ".join(f"{k!r}: {self.literal(v, level + 1)}" for k, v in value.items()) + "}"
+        return repr(value)
 
     def source(self) -> str:
         return "\n".join(self.parts)

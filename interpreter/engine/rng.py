@@ -3,6 +3,8 @@
 Kept in the game state so that seed + actions reproduce a game bit for bit, and so the
 state serialises to JSON exactly.
 """
+from ..errors import RuleFailure
+
 MASK = (1 << 64) - 1
 _LIMIT = [MASK - (MASK % n) if n else 0 for n in range(65)]  # below(n)'s bound for small n, worked out once
 
@@ -19,6 +21,8 @@ def below(state, n: int) -> int:
     """Uniform integer in [0, n) drawn from ``state.rng`` (advances it)."""
     if n <= 1:
         return 0
+    if n > MASK:  # (no draw would ever be below the limit: the loop would never end)
+        raise RuleFailure(f"a random draw among {n:,} outcomes: the random source draws among fewer than 2**64")
     limit = _LIMIT[n] if n <= 64 else MASK - (MASK % n)
     while True:
         state.rng, x = next64(state.rng)

@@ -18,9 +18,11 @@ def load(game, text, verify: bool = True):
     if isinstance(text, (str, bytes)) and len(text) > MAX_SAVE_BYTES:
         raise SaveError(f"the save is larger than {MAX_SAVE_BYTES // 2**20} MB")
     try:
-        d = json.loads(text) if isinstance(text, (str, bytes)) else text
+        d = json.loads(text, parse_constant=_no_constant) if isinstance(text, (str, bytes)) else text
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise SaveError(f"save is not valid JSON: {exc}") from None
+    except ValueError as exc:  # (a number of more digits than Python reads, or NaN/Infinity)
+        raise SaveError(f"save is not valid JSON: {str(exc).split(':')[0]}") from None
     except RecursionError:
         raise SaveError("save is nested too deeply to be a save") from None
     if isinstance(d, dict) and "agents" in d:  # who played the seats: the front end's, not the game's
@@ -31,6 +33,10 @@ def load(game, text, verify: bool = True):
         return replayed(game, st, d) if verify else st
     except RecursionError:
         raise SaveError("save is nested too deeply to be a save") from None
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is no number a save holds")
 
 
 def saved_agents(d) -> dict:

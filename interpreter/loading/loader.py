@@ -50,11 +50,19 @@ def _remember_valid(digest: str) -> None:
         pass
 
 
+_SALTS: dict = {}  # kind -> the bytes every digest of a file of that kind starts with (_digest)
+
+
 def _digest(kind: str, text: str) -> str:
+    """What a file's validity is remembered by: its text, the schemas, and the checks of this
+    module (a file found valid is checked again when they change)."""
     import hashlib
 
-    return hashlib.sha256((SCHEMA_DIR / f"{kind}.schema.json").read_bytes()
-                          + (SCHEMA_DIR / "common.schema.json").read_bytes() + text.encode()).hexdigest()[:32]
+    salt = _SALTS.get(kind)
+    if salt is None:
+        salt = _SALTS[kind] = ((SCHEMA_DIR / f"{kind}.schema.json").read_bytes()
+                               + (SCHEMA_DIR / "common.schema.json").read_bytes() + Path(__file__).read_bytes())
+    return hashlib.sha256(salt + text.encode()).hexdigest()[:32]
 
 
 @dataclass
@@ -97,11 +105,23 @@ def is_bare_name(text: str) -> bool:
     return bool(text) and "/" not in text and os.sep not in text and not text.startswith(".")
 
 
+def usable_path(p) -> bool:
+    """False for a name no file can have here: one holding a NUL character, or too long for the
+    file system (asking about it raises instead of answering no)."""
+    try:
+        Path(p).exists()
+        return True
+    except (OSError, ValueError):
+        return False
+
+
 def resolve_game_dir(name_or_path: str) -> Path:
     """A game's folder. A bare name is a game under games/ (by folder, else by its `name:`)
     whenever there is one, so a folder of that name where the command runs never shadows a
     game; anything else is a path (a game folder, or a file in one)."""
     p = Path(name_or_path)
+    if not usable_path(p):  # (no file has such a name: a game of that name is not found)
+        return p
     if is_bare_name(name_or_path) and GAMES_DIR.is_dir():
         cand = GAMES_DIR / name_or_path
         if (cand / "game.yaml").is_file():
@@ -132,17 +152,25 @@ def _display(path: Path) -> str:
 MAX_FILE_BYTES = 4 * 2**20  # a rule file larger than this is refused before it is read
 
 
+def read_bounded(path, limit: int) -> bytes | None:
+    """A file's bytes, or None when it holds more than `limit` of them (read no further)."""
+    with open(path, "rb") as fh:
+        raw = fh.read(limit + 1)
+    return raw if len(raw) <= limit else None
+
+
 def read_source(path: Path, spec: Spec) -> Source | None:
     """A rule file read and parsed, or None after a diagnostic saying why it cannot be: too
     large, not UTF-8 (at the offending byte), not YAML, or empty."""
     name = _display(path)
     try:
         size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            spec.diags.append(Diagnostic(name, 1, 1, "E002", f"the file is {size / 2**20:.1f} MB; a rule file "
-                                         f"may be at most {MAX_FILE_BYTES // 2**20} MB", "split it into several files"))
+        raw = read_bounded(path, MAX_FILE_BYTES) if size <= MAX_FILE_BYTES else None
+        if raw is None:  # (a device such as /dev/zero says it holds nothing, and holds no end)
+            spec.diags.append(Diagnostic(name, 1, 1, "E002", f"the file is {max(size, MAX_FILE_BYTES + 1) / 2**20:.1f}"
+                                         f"{'+' if size <= MAX_FILE_BYTES else ''} MB; a rule file may be at most "
+                                         f"{MAX_FILE_BYTES // 2**20} MB", "split it into several files"))
             return None
-        raw = path.read_bytes()
     except OSError as exc:
         spec.diags.append(Diagnostic(name, 1, 1, "E002", f"cannot read file: {exc.strerror or exc}"))
         return None
@@ -187,9 +215,38 @@ def check_schema(src: Source, kind: str, spec: Spec) -> bool:
     digest = _digest(kind, src.text)
     if digest in _valid_set():
         return True
-    ok = _check_schema(src, kind, spec)
+    ok = _check_keys(src, spec) & _check_schema(src, kind, spec)
     if ok:
         _remember_valid(digest)
+    return ok
+
+
+def _check_keys(src: Source, spec: Spec) -> bool:
+    """Every key YAML reads as null or true/false (null:, ~:, yes:, on:, off:...) reported: no
+    entry of a rule file is named so, and a name must not silently become a value."""
+    todo, odd = [src.data], False
+    while todo and not odd:  # (first a quick look: most files have none)
+        x = todo.pop()
+        if type(x) is dict:
+            odd = None in x or True in x or False in x
+            todo.extend(x.values())
+        elif type(x) is list:
+            todo.extend(x)
+    if not odd:
+        return True
+    ok = True
+    todo = [((), src.data)]
+    while todo:
+        path, x = todo.pop()
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k is None or isinstance(k, bool):
+                    ok = False
+                    spec.error(src, path + (k,), "E101", f"a key YAML reads as {'null' if k is None else str(k).lower()}, "
+                               "not as a name", "quote it ('on': ...) or choose another name", key=True)
+                todo.append((path + (k,), v))
+        elif isinstance(x, list):
+            todo.extend((path + (i,), v) for i, v in enumerate(x))
     return ok
 
 
@@ -240,7 +297,7 @@ def load_spec(name_or_path: str, mods=()) -> Spec:
     root = resolve_game_dir(name_or_path)
     spec = Spec(root=root, mods=tuple(mods))
     game_file = root / "game.yaml"
-    if not game_file.is_file():
+    if not usable_path(game_file) or not game_file.is_file():
         spec.diags.append(Diagnostic(_display(game_file), 1, 1, "E002",
                                      f"no game.yaml in {_display(root)}",
                                      "pass a game name under games/ or a folder holding game.yaml"))

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Diagnostic, did_you_mean
-from .loader import Entry, Spec, _display, check_schema, include_files, is_bare_name, read_source
+from .loader import Entry, Spec, _display, check_schema, include_files, is_bare_name, read_source, usable_path
 from .validators import schema
 from .yamlsrc import Source
 
@@ -194,6 +194,8 @@ def resolve_mod_dir(m: str, game_root: Path) -> Path:
     name when there is one (a folder of that name where the command runs never shadows it),
     else the path as given."""
     named = Path(game_root) / "mods" / m
+    if not usable_path(named) or not usable_path(m):  # (no folder has such a name: not found)
+        return Path(m)
     if is_bare_name(m) and (named / "mod.yaml").is_file():
         return named
     return Path(m) if Path(m).is_dir() else named
@@ -330,7 +332,7 @@ class _Mods:
     def _folder(self, m: str) -> Path | None:
         """A mod folder: a path, or a name under the game's mods/ folder."""
         found = resolve_mod_dir(m, self.spec.root)
-        if found.is_dir():
+        if usable_path(found) and found.is_dir():
             return found
         named = self.spec.root / "mods" / m
         have = sorted(p.parent.name for p in (self.spec.root / "mods").glob("*/mod.yaml"))

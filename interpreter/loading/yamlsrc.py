@@ -24,7 +24,25 @@ class _Loader(_Base):
         super().__init__(stream)
         self.duplicates = []
 
+    def construct_object(self, node, deep=False):
+        try:
+            return super().construct_object(node, deep)
+        except yaml.YAMLError:
+            raise
+        except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
+            # a tagged value that is not one (!!bool maybe, !!int x, !!timestamp x), a number too long
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            if not isinstance(node, yaml.ScalarNode):
+                problem = f"this value cannot be read as {tag}"
+            elif "digits" in str(exc):  # (Python reads ints of at most 4,300 digits)
+                problem = f"a number of {len(node.value):,} digits"
+            else:
+                problem = f"{node.value[:40]!r} is not a {tag}"
+            raise BadValue(problem, node.start_mark) from None
+
     def construct_mapping(self, node, deep=False):
+        if not isinstance(node, yaml.MappingNode):  # (a !!map or !!set tag on a list or a scalar)
+            raise BadValue(f"a {node.tag.replace('tag:yaml.org,2002:', '!!')} must be a mapping", node.start_mark)
         seen = set()
         for key_node, _ in node.value:
             if not isinstance(key_node, yaml.ScalarNode):  # a list or mapping used as a key
@@ -39,6 +57,34 @@ class _Loader(_Base):
 
 
 _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
+
+
+# plain keys YAML reads as null or a truth value, by the path step that names them (Source.node)
+_ODD_KEYS = {**dict.fromkeys(["~", "null", "Null", "NULL", ""], "None"),
+             **dict.fromkeys("true True TRUE yes Yes YES on On ON".split(), "True"),
+             **dict.fromkeys("false False FALSE no No NO off Off OFF".split(), "False")}
+
+
+class BadValue(yaml.YAMLError):
+    """A value YAML parses but cannot construct (_Loader): what it is, and where."""
+
+    def __init__(self, problem: str, mark):
+        super().__init__(problem)
+        self.problem, self.problem_mark = problem, mark
+
+
+def scalar(text: str):
+    """A value written on its own (a command line's --option name=value, a game's settings:
+    3, true, discard), read as in a rule file; ValueError saying why it cannot be read."""
+    loader = _Loader(text)
+    try:
+        return loader.get_single_data()
+    except yaml.YAMLError as exc:
+        raise ValueError(getattr(exc, "problem", None) or str(exc).split("\n")[0]) from None
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(str(exc).split("\n")[0][:120]) from None
+    finally:
+        loader.dispose()
 
 
 class _Composer(_Base):
@@ -169,6 +215,13 @@ class Source:
             diags.append(Diagnostic(self.display, 1, 1, "E001", f"YAML value cannot be read: {what}",
                                     "numbers have at most a few thousand digits; nesting stays shallow"))
             return None
+        except BadValue as exc:
+            m = exc.problem_mark
+            diags.append(Diagnostic(self.display, m.line + 1, m.column + 1, "E001",
+                                    f"YAML value cannot be read: {exc.problem}",
+                                    "a tag (!!int, !!bool...) must fit its value, and rule files need none; "
+                                    "numbers have at most a few thousand digits"))
+            return None
         except yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, escapes...)
             line, col = self.offset_pos(exc.position)
             diags.append(Diagnostic(self.display, line, col, "E001",
@@ -235,6 +288,8 @@ class Source:
                     for k, v in node.value:  # (the first key of each name, as YAML's last one is an error: E305)
                         if isinstance(k.value, str):
                             keys.setdefault(k.value, (v, k))
+                            if not k.style and k.value in _ODD_KEYS:  # (found by the value YAML reads)
+                                keys.setdefault(_ODD_KEYS[k.value], (v, k))
                     kept = tables[id(node)] = (node, keys)
                 hit = kept[1].get(str(step))
                 if hit is None:

@@ -236,5 +236,5 @@ class State:
             return st
         except SaveError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as exc:
             raise SaveError(f"corrupt save: {type(exc).__name__}: {exc}") from None
