@@ -79,6 +79,7 @@ BAD = [
     (["cards", "duel", "--type", "bogus"], "no item type 'bogus'"),
     (["cards", "nope"], "no game 'nope'"),
     (["merged", "nope"], "no game 'nope'"),
+    (["merged", "duel", "--mod", "nosuch"], "no mod 'nosuch'"),
 ]
 
 

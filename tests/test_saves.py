@@ -2,6 +2,7 @@
 replayed and must give exactly the saved state), or it is refused with a SaveError naming the
 first problem. A property test corrupts saves of random playouts of every game in many ways."""
 import json
+import re
 import random
 
 import pytest
@@ -211,3 +212,14 @@ def test_a_save_text_with_a_number_no_save_holds_is_refused(number):
     text = re.sub(r'"seed": ?\d+', '"seed": ' + number, game.new_game(seed=3).to_json())
     with pytest.raises(SaveError, match="not valid JSON"):
         game.state_from_json(text)
+
+
+@pytest.mark.parametrize("kwargs, error", [({"seed": float("inf")}, "a seed is a whole number, not inf"),
+                                           ({"seed": "x"}, "a seed is a whole number, not 'x'"),
+                                           ({"seed": None}, "a seed is a whole number, not None"),
+                                           ({"options": [("set_aside", "box")]}, "options are a mapping")])
+def test_new_game_says_what_is_wrong_with_its_arguments(kwargs, error):
+    """new_game's seed and options given as something else: a ValueError in words (was
+    OverflowError, TypeError or AttributeError from inside)."""
+    with pytest.raises(ValueError, match=re.escape(error)):
+        load_game("duel").new_game(**kwargs)

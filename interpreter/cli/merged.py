@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import game_dir
+from .common import check_mods, game_dir
 
 
 def run(args) -> int:
@@ -15,7 +15,9 @@ def run(args) -> int:
     from .. import check_game
     from ..loading.loader import load_spec
 
-    args.game = str(game_dir(args.game))
+    root = game_dir(args.game)
+    check_mods(root, args.mod)  # (a mod that does not exist is a usage error, as in every command)
+    args.game = str(root)
     diags = [d for d in check_game(args.game, mods=args.mod) if d.severity == "error"]
     if diags:
         for d in diags:

@@ -183,6 +183,8 @@ class Game:
         ValueError saying what is wrong (the command line and the browser say it their way)."""
         if not given:
             return {}
+        if not isinstance(given, dict):
+            raise ValueError(f"options are a mapping of name to value, not {type(given).__name__}")
         from ..errors import did_you_mean
 
         opts = self.rules.options
@@ -209,7 +211,10 @@ class Game:
             if cached:
                 self._seatings[players] = seats
         st.seats = seats
-        st.seed = seed = int(seed)
+        try:
+            st.seed = seed = int(seed)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"a seed is a whole number, not {seed!r}") from None
         st.rng = seed & ((1 << 64) - 1)
         if options:
             st.vars.update(self.check_options(options))
