@@ -129,3 +129,15 @@ def test_a_game_log_that_cannot_be_written_is_a_one_line_error(capsys):
     code = main(["play", "duel", "--agents", "random", "--seed", "1", "--save-log", "/dev/full"])
     err = capsys.readouterr().err
     assert code == 2 and "the game log could not be written to '/dev/full'" in err and "Traceback" not in err
+
+
+def test_output_cut_short_by_its_reader_ends_quietly():
+    """`lotr-rules merged war-of-the-ring | head -1`: the reader closes the pipe; the command
+    stops with exit 0 and says nothing (a broken pipe is no error of the user's, and is not
+    taken for a file that cannot be written)."""
+    exe = Path(sys.executable).parent / "lotr-rules"
+    p = subprocess.Popen([str(exe), "merged", "war-of-the-ring"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout.readline().startswith(b"#")
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == 0 and err == "", err

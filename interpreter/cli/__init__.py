@@ -160,16 +160,16 @@ def main(argv=None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
-    except OSError as exc:  # a file named on the command line that cannot be used (a name too long, a full disk)
-        where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
-        print(f"error: {exc.strerror or _one_line(exc)}{where}", file=sys.stderr)
-        return 2
     except BrokenPipeError:
         try:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         except OSError:
             pass
         return 0
+    except OSError as exc:  # a file named on the command line that cannot be used (a name too long, a full disk)
+        where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
+        print(f"error: {exc.strerror or _one_line(exc)}{where}", file=sys.stderr)
+        return 2
     except Exception as exc:  # a bug of ours: say so in one line, never a traceback
         print(f"internal error ({type(exc).__name__}: {_one_line(exc)[:200]}); {REPORT}", file=sys.stderr)
         return 3
