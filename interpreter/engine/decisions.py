@@ -90,8 +90,7 @@ def seated_for(st, p):
 
 
 def ask(st, fr, moves, by):
-    p = by(st, fr[2]) if by is not None else fr[2].get("me")  # (decider, written in)
-    st.pending = {"type": "ask", "player": p if p in st.seats else seated_for(st, p), "moves": moves}
+    st.pending = {"type": "ask", "player": decider(st, fr[2], by), "moves": moves}
 
 
 def choose(st, fr, var, options, where, by, label, optional, about):

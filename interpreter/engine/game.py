@@ -83,12 +83,8 @@ class GameState(State):
         decisions.take(self, a)
         vm.run(self)
         p = self.pending
-        if p is not None and p["type"] == "ask":
-            legal = self._legal
-            if legal is None:
-                legal = self._legal = decisions.actions(self)
-            if not legal:
-                raise EngineError(f"{p['player']} must act but no move is legal (moves offered: {', '.join(p['moves'])})")
+        if p is not None and p["type"] == "ask" and not self._legal_now():
+            raise EngineError(f"{p['player']} must act but no move is legal (moves offered: {', '.join(p['moves'])})")
         return self
 
     # ---- what players see ------------------------------------------------------------

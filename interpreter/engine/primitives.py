@@ -457,8 +457,6 @@ def _move_top(st, src, dst, n=1):
         raise ValueError(f"move_top cannot take from tableau {src!r}; move its items one by one")
     lst = st.zones[src]  # (moves change a zone's list in place)
     for _ in range(min(int(n), len(lst))):  # (at most as many as there are: onto itself too)
-        if not lst:
-            return
         _move_item(st, lst[-1], dst)
 
 
