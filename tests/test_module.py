@@ -1,6 +1,7 @@
 """A game's generated module (build/module.py): a first load compiles the module's first part
-only, each block's statements when the block first runs; the next load completes the cache,
-and later loads compile nothing. Play is the same whichever way a block was compiled."""
+only, each block's statements when the block first runs and each game function when it is
+first called; the next load completes the cache, and later loads compile nothing. Play is the
+same whichever way a block or function was compiled."""
 import random
 
 import pytest
@@ -8,11 +9,15 @@ import pytest
 from interpreter import load_game
 from interpreter.build import module
 from interpreter.build.cache import read_module
-from interpreter.build.module import _Unloaded
+from interpreter.build.module import _Unloaded, _UnloadedFunction
 
 
 def _unloaded(rules) -> set:
     return {b for b, block in enumerate(rules.blocks) if isinstance(block[0], _Unloaded)}
+
+
+def _functions_unloaded(rules) -> set:
+    return {name for name in rules.functions if isinstance(rules.namespace[f"f_{name}"], _UnloadedFunction)}
 
 
 def _playout(game, seed):
@@ -33,29 +38,33 @@ def test_a_first_load_compiles_each_block_when_it_first_runs_and_the_next_load_c
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(module, "_COMPILED", {})
     first = load_game("duel")
-    blocks = len(first.rules.blocks)
+    blocks, functions = len(first.rules.blocks), len(first.rules.functions)
     assert _unloaded(first.rules) == set(range(blocks))  # nothing compiled yet
+    assert _functions_unloaded(first.rules) == set(first.rules.functions)
     assert not read_module(_module_key(first.rules)).get("complete")
     played = _playout(first, 5)
-    left = _unloaded(first.rules)
+    left, functions_left = _unloaded(first.rules), _functions_unloaded(first.rules)
     assert 0 < len(left) < blocks  # what ran is compiled; what did not is not (a rare rule)
-    assert len(module._COMPILED) == blocks - len(left)
+    assert 0 < len(functions_left) < functions
+    assert len(module._COMPILED) == blocks - len(left) + functions - len(functions_left)
 
     second = load_game("duel")  # from the cache: compiles every chunk and keeps them
     kept = read_module(_module_key(first.rules))
-    assert kept["complete"] and len(kept["blobs"]) == blocks
+    assert kept["complete"] and len(kept["blobs"]) == blocks + functions
     monkeypatch.setattr(module, "_COMPILED", {})
-    third = load_game("duel")  # compiles nothing: a block's code is read from the cache when it runs
+    third = load_game("duel")  # compiles nothing: a chunk's code is read from the cache when it runs
     assert _unloaded(third.rules) == set(range(blocks))
     assert _playout(second, 5) == _playout(third, 5) == played
     assert not module._COMPILED and len(_unloaded(third.rules)) == len(left)
+    assert _functions_unloaded(third.rules) == functions_left
 
 
 def _at_their_lines(rules) -> int:
-    """How many statement functions there are; each must be at its line of the module's text."""
+    """How many statement and game functions there are; each must be at its line of the
+    module's text."""
     lines = rules.module_source.splitlines()
     seen = 0
-    for block in rules.blocks:
+    for block in [*rules.blocks, [rules.namespace[f"f_{name}"] for name in rules.functions]]:
         for f in set(block):
             code = getattr(f, "__code__", None)
             if code is None or not code.co_filename.startswith("<rules of"):
@@ -73,12 +82,16 @@ def test_every_statement_is_at_its_line_of_the_module_text_however_it_was_compil
     first = load_game("war_of_the_ring")
     for b in range(len(first.rules.blocks)):  # compiled one at a time, as a first load does
         first.rules.statement(b, 0)
-    assert _at_their_lines(first.rules) > 900
+    for f in first.rules.functions.values():
+        f.load()
+    assert _at_their_lines(first.rules) > 900 + 250
     load_game("war_of_the_ring")  # (completes the cache)
     kept = load_game("war_of_the_ring")  # each block read from the cache's compiled chunks
     for b in range(len(kept.rules.blocks)):
         kept.rules.statement(b, 0)
-    assert _at_their_lines(kept.rules) > 900
+    for f in kept.rules.functions.values():
+        f.load()
+    assert _at_their_lines(kept.rules) > 900 + 250
 
 
 def test_a_decision_can_be_taken_in_a_block_whose_statements_are_not_compiled(tmp_path, monkeypatch):
@@ -128,6 +141,35 @@ def test_validation_compiles_every_block(tmp_path, monkeypatch):
         rules = load_game("duel").rules
     with pytest.raises(SyntaxError) as failed:  # named at its line of the whole module
         rules.statement(5, 0)
+    assert rules.module_source.splitlines()[failed.value.lineno - 1] == "def (:"
+
+
+def test_validation_compiles_every_game_function(tmp_path, monkeypatch):
+    """As blocks: a fault of the code generator in a function no load has called is found by
+    check_game, and named at its line of the module when the function is first called."""
+    from interpreter import check_game
+    from interpreter.dsl import codegen
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(module, "_COMPILED", {})
+    game_function = codegen.Module.game_function
+
+    def faulty(self, fn, comment, number=0):
+        name = game_function(self, fn, comment, number)
+        if fn.name == "card_price":
+            text, _ = self.function_chunks[-1]
+            self.function_chunks[-1] = (text + "\ndef (:\n", name)
+        return name
+
+    monkeypatch.setattr(codegen.Module, "game_function", faulty)
+    diags = check_game("duel")
+    assert [d.code for d in diags] == ["E999"] and "function card_price does not compile" in diags[0].message
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other"))
+    monkeypatch.setattr(module, "_COMPILED", {})
+    rules = load_game("duel").rules  # (a load leaves the function for its first call)
+    assert isinstance(rules.functions["card_price"], _UnloadedFunction)
+    with pytest.raises(SyntaxError) as failed:
+        rules.functions["card_price"].load()
     assert rules.module_source.splitlines()[failed.value.lineno - 1] == "def (:"
 
 

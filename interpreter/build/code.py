@@ -261,6 +261,8 @@ class Coder:
         key = module_key(r.digest)
         hit = read_module(key)
         if hit is not None and len(hit["names"]) == len(self._later):
+            for src in self.spec.sources:
+                src.forget_positions()
             for item, name in zip(self._later, hit["names"]):
                 item.name = name
             for name, m in r.moves.items():
@@ -306,7 +308,7 @@ class Coder:
         mod.parts.append(f"MEMO_NEAR = {mod.memo_near!r}\n")
         for src in self.spec.sources:  # (the code's comments have their lines: node() is done)
             src.forget_positions()
-        module = assemble(mod.source(), chunks, module_filename(r))
+        module = assemble(mod.source(), chunks + mod.function_chunks, module_filename(r))
         module.update(names=[item.name for item in self._later],
                       enums={name: m.enum_name for name, m in r.moves.items()})
         write_module(key, module)

@@ -31,13 +31,14 @@ def _named(what, name) -> Later:
 
 def assemble(first: str, chunks: list, filename: str) -> dict:
     """A game's module as the cache keeps it: the whole text (for tracebacks and reading), its
-    first part compiled, and each block's chunk as (its first line, where its text begins and
-    ends in the whole text, how many functions the block's list holds)."""
+    first part compiled, and each chunk as (its first line, where its text begins and ends in
+    the whole text, what it defines), given as (text, what it defines): for a block's chunk,
+    how many functions the block's list holds; for a game function's, its name."""
     texts = [first]
     line, at = first.count("\n") + 2, len(first) + 1  # (parts are joined by a newline)
     placed = []
-    for text, length in chunks:
-        placed.append((line, at, at + len(text), length))
+    for text, defines in chunks:
+        placed.append((line, at, at + len(text), defines))
         texts.append(text)
         line += text.count("\n") + 1
         at += len(text) + 1
@@ -69,9 +70,12 @@ def link(r, decl, fnames, module: dict, key: str, namespace, fresh: bool = False
     r.module_source = source
     r.namespace = ns
     blocks = r.blocks = []
-    for i, (line, a, b, length) in enumerate(chunks):
-        block = [None] * length
-        block[:] = [_Unloaded(block, ns, (key, i), line, (source, a, b), filename, blobs[i])] * length
+    for i, (line, a, b, defines) in enumerate(chunks):
+        if type(defines) is str:  # a game function: its stand-in is its name's value until it is first called
+            ns[defines] = _UnloadedFunction(ns, defines, (key, i), line, (source, a, b), filename, blobs[i])
+            continue
+        block = [None] * defines
+        block[:] = [_Unloaded(block, ns, (key, i), line, (source, a, b), filename, blobs[i])] * defines
         blocks.append(block)
     r.memo_masks = ns["MEMO_MASKS"]
     r.memo_at = ns["MEMO_AT"]
@@ -123,16 +127,47 @@ class _Unloaded:
         if self.block[0] is self:
             with _LOADING:
                 if self.block[0] is self:
-                    code = _COMPILED.get(self.key)
-                    if code is None:
-                        code = marshal.loads(self.blob) if self.blob is not None else \
-                            _compiled(self.key, self.line, self.text, self.filename)
-                    exec(code, self.ns)
+                    _run_chunk(self)
                     self.block[:] = self.ns[f"B_{self.key[1]}"]
         return self.block
 
     def __call__(self, st, fr):
         return self.load()[fr[1]](st, fr)
+
+
+class _UnloadedFunction:
+    """The stand-in for a game function not compiled yet (see link): called, it compiles its
+    chunk, which defines the function under its name, where the generated code finds it from
+    then on, and calls it."""
+
+    __slots__ = ("ns", "name", "key", "line", "text", "filename", "blob")
+
+    def __init__(self, ns, name, key, line, text, filename, blob=None):
+        self.ns, self.name, self.key, self.line, self.text, self.filename = ns, name, key, line, text, filename
+        self.blob = blob
+
+    def load(self):
+        """The function, compiled now if it is not yet."""
+        f = self.ns[self.name]
+        if f is self:
+            with _LOADING:
+                f = self.ns[self.name]
+                if f is self:
+                    _run_chunk(self)
+                    f = self.ns[self.name]
+        return f
+
+    def __call__(self, *args):
+        return self.load()(*args)
+
+
+def _run_chunk(stand_in) -> None:
+    """Run a stand-in's chunk in its namespace: unmarshalled from the cache's bytes, or compiled."""
+    code = _COMPILED.get(stand_in.key)
+    if code is None:
+        code = marshal.loads(stand_in.blob) if stand_in.blob is not None else \
+            _compiled(stand_in.key, stand_in.line, stand_in.text, stand_in.filename)
+    exec(code, stand_in.ns)
 
 
 def _compiled(key, line: int, text: tuple, filename: str):

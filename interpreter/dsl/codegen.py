@@ -102,6 +102,7 @@ class Module:
         self.memo_masks: dict = {}  # a memoised function's number (its key in st._memo) -> its read mask
         self.memo_at: dict = {}  # ... of those reading some channels under one key only -> those channels' mask
         self.memo_near: list = []  # ... of those, the ones reading them at the regions next to the key too
+        self.function_chunks: list = []  # (text, name) of each game function (game_function)
 
     # ------------------------------------------------------------ module text
     def fresh(self, prefix: str) -> str:
@@ -295,6 +296,18 @@ class Module:
         return self.define(self.fresh(prefix), "st, env", [f"return {self.expr(e)}"], comment)
 
     def game_function(self, fn, comment: str, number: int = 0) -> str:
+        """A game function's chunk: its definition and what it alone uses, compiled when it is
+        first called (build/module.py), as a block's chunk is when the block first runs; kept
+        in ``function_chunks`` as (its text, its name)."""
+        self.sink = []
+        try:
+            name = self._game_function(fn, comment, number)
+            self.function_chunks.append(("\n".join(self.sink), name))
+            return name
+        finally:
+            self.sink = self.parts
+
+    def _game_function(self, fn, comment: str, number: int) -> str:
         """A game function, memoised (never when it draws on chance) in ``st._memo`` under its
         number (a small int: cheap to hash); ``memo_masks`` keeps the channels it reads, from
         which the interpreter works out the numbers a write makes stale (vm.wrote). The key
@@ -359,7 +372,7 @@ class Module:
         if re.search(r"\benv\b", body):  # a hoisted helper takes env: a function has none
             lines.insert(0, "env = None")
         self.names.add(name)
-        self.parts.append("\n".join([f"def {name}(st, me{argl}):  # {comment}"] + ["    " + ln for ln in lines]) + "\n")
+        self.sink.append("\n".join([f"def {name}(st, me{argl}):  # {comment}"] + ["    " + ln for ln in lines]) + "\n")
         return name
 
     # ------------------------------------------------------------ statements

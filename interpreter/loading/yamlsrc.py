@@ -174,7 +174,7 @@ class Source:
         self.display = display or path
         self.text = text
         self.data = None
-        self._root = None  # the file's node tree, with marks (composed when first asked)
+        self._root = None  # the file's node tree, with marks (kept from reading it, or composed when first asked)
         self._lines = None
         self._keys: dict = {}  # id of a mapping node -> (the node, its keys): node()
 
@@ -201,7 +201,10 @@ class Source:
     def _load(self, diags: list[Diagnostic]):
         loader = _Loader(self.text)
         try:
-            self.data = loader.get_single_data()
+            node = loader.get_single_node()
+            self.data = None if node is None else loader.construct_document(node)
+            if "<<" not in self.text and "!!merge" not in self.text:
+                self._root = node  # kept for positions, asked next (a merge key rewrites its mapping's nodes)
             size = _expanded_size(self.data, MAX_VALUES)
             if size > MAX_VALUES:
                 self.data = None
