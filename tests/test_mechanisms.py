@@ -449,3 +449,19 @@ def test_display_choices_and_victories_must_name_what_the_rules_have(tmp_path):
     lines = (tmp_path / "toy" / "game.yaml").read_text().splitlines()
     by = {d.message: lines[d.line - 1] for d in diags if d.code == "E306"}
     assert "moood" in by["no one_of is labelled 'moood'"] and "cheeer" in by["one_of mood has no branch 'cheeer'"]
+
+
+def test_pieces_shifted_from_or_to_none_stay_where_they_are(tmp_path):
+    """A choice among no places gives none: shift, place and remove with none as a place move
+    nothing. They made a pile at no place, which no rule could find again: pieces lost (War of
+    the Ring's The Eagles are Coming! with no Sauron stronghold left to fly to)."""
+    game = _toy_variant(tmp_path, "    do: log('{} passes', me)", """    do: |
+      shift(pawn, me, 2, supply, none)
+      place(pawn, me, 1, none)
+      remove(pawn, me, 1, none)
+      shift(pawn, me, 1, none, supply)
+      log('{} passes', me)""")
+    st = game.new_game(seed=1)
+    before = dict(st.pieces)
+    st.apply("pass")
+    assert st.pieces == before and sum(v for (k, _, _), v in st.pieces.items() if k == "pawn") == 6

@@ -155,7 +155,7 @@ SIGNATURES: dict = {s.name: s for s in [
     fn('known_to', ['x:item', 'p:player'], 'bool',
        'True if player p may see item x: face up in a zone p sees, or shown to p (reveal_to).'),
     stmt('shift', ['kind:kind', 'owner:any', 'n:int', 'src:any', 'dst:any'],
-         'Move up to n pieces (as many as there are) from one location to another.'),
+         'Move up to n pieces (as many as there are) from one location to another (from or to none: nothing moves).'),
     stmt('place', ['kind:kind', 'owner:any', 'n:int', 'dst:any'],
          "Put up to n of the owner's pieces from their supply at a location."),
     stmt('remove', ['kind:kind', 'owner:any', 'n:int', 'src:any'],

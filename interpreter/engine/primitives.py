@@ -557,6 +557,8 @@ def _known_to(st, x, p):
 
 
 def shift_pieces(st, kind, owner, n, src, dst) -> int:
+    if src is None or dst is None:  # (from or to no place, e.g. a choice among none: nothing moves)
+        return 0
     key = (kind, owner, src)
     have = st.pieces.get(key, 0)
     n = min(int(n), have)
@@ -577,7 +579,8 @@ def shift_pieces(st, kind, owner, n, src, dst) -> int:
 
 
 def _shift(st, kind, owner, n, src, dst):
-    """Move up to n pieces (as many as there are) from one location to another."""
+    """Move up to n pieces (as many as there are) from one location to another (none as
+    either location: nothing moves)."""
     shift_pieces(st, kind, owner, n, src, dst)
 
 
