@@ -223,3 +223,33 @@ def test_new_game_says_what_is_wrong_with_its_arguments(kwargs, error):
     OverflowError, TypeError or AttributeError from inside)."""
     with pytest.raises(ValueError, match=re.escape(error)):
         load_game("duel").new_game(**kwargs)
+
+
+@pytest.mark.parametrize("field, value, error", [
+    ("pending", {"type": "ask", "player": "nobody", "moves": []}, "corrupt pending decision"),
+    ("pending", {"type": "ask", "player": "sauron", "moves": ["no_such_move"]}, "corrupt pending decision"),
+    ("pending", {"type": "choose", "player": "sauron", "label": "x", "var": "x", "options": 3, "optional": False},
+     "corrupt pending decision"),
+    ("pending", {"type": "vote", "player": "sauron"}, "corrupt pending decision"),
+    ("pending", [1, 2], "corrupt pending decision"),
+    ("log", [{"a": 1}], "corrupt log entry"),
+    ("log", [["sauron", "a line"]], "corrupt log entry"),
+    ("log", [["nobody", "a line", "a line"]], "corrupt log entry"),
+    ("facedown", ["no_such_item"], "unknown items face down"),
+])
+def test_an_unverified_save_is_still_checked_for_its_shape(field, value, error):
+    """state_from_json(verify=False) (the OpenSpiel adapter's states: text it wrote itself) does
+    not replay the history, but a decision, a log or a face-down list of the wrong shape is
+    still refused: it failed later, inside the engine, when the state was played or shown."""
+    game = load_game("duel")
+    d = json.loads(game.new_game(seed=1).to_json())
+    d[field] = value
+    with pytest.raises(SaveError, match=error):
+        game.state_from_json(json.dumps(d), verify=False)
+    st = game.new_game(seed=1)
+    st.apply(st.legal_actions()[0])  # (a good one loads: a decision, a move in the log)
+    assert game.state_from_json(st.to_json(), verify=False).to_json() == st.to_json()
+    d = json.loads(st.to_json())
+    d["pending"]["moves"].append("take_play")  # (a known move, a private move's line: accepted)
+    d["log"].append(["sauron", "a line", "another line"])
+    assert game.state_from_json(json.dumps(d), verify=False).pending == d["pending"]

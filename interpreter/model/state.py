@@ -207,6 +207,8 @@ class State:
                         raise SaveError(f"item {it!r} unknown or in two places")
                     st.where[it] = z
             st.facedown = set(d["facedown"])
+            if not st.facedown <= rules.props.keys():
+                raise SaveError(f"unknown items face down in save: {sorted(map(str, st.facedown - rules.props.keys()))[:3]}")
             st.shown = {}
             for it, ps in (d.get("shown") or {}).items():
                 if it not in st.where or not isinstance(ps, list) or any(p not in st.seats for p in ps):
@@ -225,9 +227,13 @@ class State:
                 if not (0 <= block < len(rules.blocks)) or not (0 <= pc < len(rules.blocks[block])):
                     raise SaveError("corrupt interpreter stack in save")
                 st.stack.append([block, pc, envs[ei], aux])
-            st.pending = d["pending"]
+            st.pending = _pending(rules, st.seats, d["pending"])
             st.rng = int(d["rng"])
             st.log = list(d["log"])
+            for e in st.log:  # a line, or a private move's [player, their line, the others' line]
+                if type(e) is not str and not (type(e) is list and len(e) == 3 and e[0] in rules.players
+                                               and type(e[1]) is str and type(e[2]) is str):
+                    raise SaveError(f"corrupt log entry in save: {str(e)[:60]}")
             st.history = list(d["history"])
             st.over = bool(d["over"])
             st.winners = list(d["winners"])
@@ -238,3 +244,21 @@ class State:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as exc:
             raise SaveError(f"corrupt save: {type(exc).__name__}: {exc}") from None
+
+
+# what each kind of decision holds besides its type and player (engine/decisions.py), and of what type
+_PENDING = {"ask": {"moves": list}, "choose": {"label": str, "var": str, "options": list, "optional": bool},
+            "branch": {"label": str, "options": list}, "order": {"label": str, "options": list}}
+
+
+def _pending(rules, seats, p):
+    """The pending decision of a save, if it is one (SaveError otherwise)."""
+    if p is None:
+        return None
+    fields = _PENDING.get(p.get("type")) if type(p) is dict else None
+    if fields is None or p.get("player") not in seats or \
+            not all(type(p.get(k)) is t for k, t in fields.items()) or \
+            (p["type"] == "ask" and not all(type(m) is str and m in rules.moves for m in p["moves"])):
+        raise SaveError(f"corrupt pending decision in save: {str(p)[:80]}")
+    return p
+
