@@ -100,9 +100,15 @@ def _run(game, sc, source, path, where):
             why = _explain(game, text, st, env)
             _fail(where, f"expected {str(text).strip()!r} to hold" + (f": {why}" if why else ""))
     lines = st.log_for(None)
+    at, before = 0, None  # (each wanted line is looked for from the line found for the one before it on)
     for want in sc.get("log") or []:
-        if not any(str(want) in line for line in lines):
+        found = next((i for i in range(at, len(lines)) if str(want) in lines[i]), None)
+        if found is None:
+            if any(str(want) in line for line in lines[:at]):
+                _fail(where, f"the public log has {want!r} before {before!r}, not after it (log: lists lines "
+                             "in the order they are written)")
             _fail(where, f"no line of the public log contains {want!r}; the last lines: {lines[-5:]}")
+        at, before = found, str(want)
     if "winners" in sc:
         if not st.over:
             _fail(where, f"expected the game to be over with winners {sc['winners']}")

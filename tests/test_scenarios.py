@@ -37,3 +37,21 @@ def test_scenario(game, sc, src, path):
         run_scenario(_loaded[game], sc, src, path)
     except ScenarioFailure as exc:
         pytest.fail(str(exc), pytrace=False)
+
+
+def test_log_lines_are_found_in_the_order_given():
+    """A scenario's `log:` lists texts the public log holds in that order (a text may be in the
+    same line as the one before it): a rule writing its lines in the wrong order fails, as a
+    list of texts found anywhere could not tell."""
+    game = load_game("duel")
+    sc = {"name": "quest", "seed": 1, "cites": "003 Quest of the Ring",
+          "setup": {"vars": {"current": "fellowship", "chapter": 2, "quest.fellowship": 2}, "to_act": "fellowship",
+                    "items": {"c2_12": "layout2.E1", "c2_01": "layout2.E2", "c1_03": "area.fellowship",
+                              "c2_03": "area.fellowship"}},
+          "actions": ["take:c2_12:play", "choose:quest_coin:yes"]}
+    moves, coin = "Fellowship moves 2 step(s) on the quest, to step 4", "Fellowship takes 1 coin(s)"
+    run_scenario(game, {**sc, "log": [moves, "to step 4", coin]})
+    with pytest.raises(ScenarioFailure, match="has 'Fellowship moves 2 step.* before 'Fellowship takes 1 coin"):
+        run_scenario(game, {**sc, "log": [coin, moves]})
+    with pytest.raises(ScenarioFailure, match="no line of the public log contains 'Fellowship takes 2 coin"):
+        run_scenario(game, {**sc, "log": [moves, "Fellowship takes 2 coin(s)"]})
