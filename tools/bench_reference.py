@@ -103,8 +103,11 @@ def child(side: str, games: int, seed: int) -> None:
         from interpreter import load_game
 
         game = load_game("duel")
-        for b in range(len(game.rules.blocks)):  # (read each block's code now, with or without games:
-            game.rules.statement(b, 0)           # a one-time cost of loading, cancelled like the rest)
+        for b in range(len(game.rules.blocks)):  # (read each block's and function's code now, with or
+            game.rules.statement(b, 0)           # without games: a one-time cost of loading, cancelled
+        for f in game.rules.functions.values():  # like the rest)
+            if hasattr(f, "load"):
+                f.load()
         n, _ = engine_playouts(game, seeds)
     else:
         import reference_duel as ref
