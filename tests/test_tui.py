@@ -379,3 +379,66 @@ def test_war_of_the_ring_with_four_seats_two_people_and_two_agents():
         assert asked["gondor_player"] > 0 and asked["saruman_player"] > 0, asked
         assert asked["rohan_player"] == asked["witch_king_player"] == 0, asked
     asyncio.run(run())
+
+
+def _colours(widget, text):
+    """The colours (hex) the widget draws `text` in, line by line as on the screen."""
+    out = []
+    for y in range(widget.size.height):
+        for seg in widget.render_line(y):
+            if text in seg.text and seg.style is not None and seg.style.color is not None:
+                out.append(seg.style.color.get_truecolor().hex.lower())
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_colour_the_table_uses_is_one_textual_draws(name):
+    """Textual's markup drops a colour it cannot parse without a word (Rich's numbered names,
+    dodger_blue1 or grey70, are not Textual's): every colour in the panes' markup must parse."""
+    import re
+
+    from textual.color import Color
+
+    from interpreter.cli.tui import boardmap, panes
+    from interpreter.engine.table import table
+
+    for c in [*panes.PALETTE, *panes.SHOWN.values(), panes.METER]:
+        Color.parse(c)
+    game = load_game(name)
+    st = game.new_game(seed=1, players=GAMES[name].get("players"))
+    t = table(st, st.seats[0])
+    panes._CTX = t
+    for c in panes.player_styles(t).values():
+        Color.parse(c)
+    names = dict(st.rules.names)
+    marked = {r["id"] for r in t["board"]["regions"][:3]}
+    markup = "\n".join([panes.board(t, marked, names, 100), boardmap.board_map(t, marked, names, 100) or "",
+                        panes.cards(t, st.seats[0], set()), panes.players(t, {}), panes.header(t, {}, st.seats[0]),
+                        "\n".join(panes.log_line(t, line) for line in t["log"])])
+    words = {"b", "i", "u", "bold", "italic", "underline", "dim", "reverse", "not", "on", "/"}
+    for tag in re.findall(r"(?<!\\)\[([^\[\]]*)\]", markup):
+        for word in tag.split():
+            if word not in words and not word.startswith(("@click", "/")):
+                Color.parse(word)  # raises on a name Textual does not know
+
+
+def test_the_map_draws_each_owners_pieces_in_their_colour():
+    async def run():
+        app = make_app("duel", seed=1)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(app, pilot)
+            from interpreter.cli.tui import panes
+
+            styles = panes.player_styles(app.t)
+            board = app._q("#board-text")
+            owners = {o for r in app.t["board"]["regions"] for o, _k, _n in r["pieces"]}
+            assert len(owners) >= 2
+            for owner in owners:
+                count = next(n for r in app.t["board"]["regions"] for o, _k, n in r["pieces"] if o == owner)
+                want = styles[owner].lower()
+                assert want in _colours(board, f"{count}u"), (owner, want)   # on the map
+                name = panes._pname(app.t, owner)
+                assert want in _colours(board, name), (owner, want)          # in the list under it
+                assert want in _colours(app._q("#players-text"), name), owner  # in the players pane
+            assert len({styles[o] for o in owners}) == len(owners)
+    asyncio.run(run())

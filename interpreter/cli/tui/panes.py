@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from textual.markup import escape
 
-PALETTE = ["dodger_blue1", "red1", "green3", "gold1", "magenta", "cyan", "orange1", "bright_white"]
+# Colours as hex values: Textual's markup takes CSS names and hex, not Rich's numbered names
+# (dodger_blue1, grey70...): a name it cannot parse is dropped without a word.
+PALETTE = ["#0087ff", "#ff0000", "#00d700", "#ffd700", "#ff00ff", "#00ffff", "#ffaf00", "#ffffff",
+           "#af87ff", "#ffafd7", "#87d7af", "#d7875f"]
 RICH_COLOURS = {"red", "green", "blue", "yellow", "black", "white", "grey", "gray", "purple", "orange",
                 "magenta", "cyan", "brown", "pink"}
-SHOWN = {"black": "grey70", "grey": "grey62", "gray": "grey62", "brown": "orange4", "purple": "medium_purple1",
-         "orange": "orange1", "pink": "pink1", "blue": "dodger_blue1", "yellow": "yellow1", "red": "red1",
-         "green": "green3", "white": "bright_white", "magenta": "magenta", "cyan": "cyan"}
+SHOWN = {"black": "#b2b2b2", "grey": "#9e9e9e", "gray": "#9e9e9e", "brown": "#af5f00", "purple": "#af87ff",
+         "orange": "#ffaf00", "pink": "#ffafd7", "blue": "#0087ff", "yellow": "#ffff00", "red": "#ff0000",
+         "green": "#00d700", "white": "#ffffff", "magenta": "#ff00ff", "cyan": "#00ffff"}
+METER = "#00d700"     # a meter's bar with no owner
 
 
 def e(text) -> str:
@@ -33,9 +37,11 @@ def player_styles(t: dict) -> dict:
     for i, p in enumerate(t["players"]):
         pid = str(p["id"])
         out[pid] = SHOWN.get(pid) if pid in RICH_COLOURS else PALETTE[i % len(PALETTE)]
-    for j, pid in enumerate(t.get("owners") or {}):  # owners without a seat (a neutral army)
+    n = len(out)
+    for pid in t.get("owners") or {}:  # owners without a seat (a neutral army, a nation)
         if pid not in out:
-            out[pid] = SHOWN.get(pid) if pid in RICH_COLOURS else "grey50"
+            out[pid] = SHOWN.get(pid) if pid in RICH_COLOURS else PALETTE[n % len(PALETTE)]
+            n += 1
     return out
 
 
@@ -164,7 +170,7 @@ def meters(t: dict) -> str:
                 cells = []
                 for i in range(1, top + 1):
                     if i <= v:
-                        cells.append(f"[{styles.get(owner, 'green3')}]█[/]")
+                        cells.append(f"[{styles.get(owner, METER)}]█[/]")
                     elif i in marks:
                         cells.append("[b]◆[/]")
                     else:
