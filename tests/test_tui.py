@@ -442,3 +442,98 @@ def test_the_map_draws_each_owners_pieces_in_their_colour():
                 assert want in _colours(app._q("#players-text"), name), owner  # in the players pane
             assert len({styles[o] for o in owners}) == len(owners)
     asyncio.run(run())
+
+
+async def decide(app, pilot):
+    """Enter until the person has taken one more decision (a group opens first)."""
+    n = app.session.human_decisions
+    for _ in range(3):
+        await pilot.press("enter")
+        await settle(app, pilot)
+        if app.session.human_decisions > n:
+            return
+    raise AssertionError("no decision taken")
+
+
+def test_quitting_an_unsaved_game_asks_once(tmp_path):
+    """q (or Ctrl+Q) after a decision not saved asks first; again quits; saved, it quits at once."""
+    async def run(keys_to_quit, save_first):
+        app = make_app("duel", seed=1)
+        async with app.run_test(size=(110, 36)) as pilot:
+            await settle(app, pilot)
+            await decide(app, pilot)
+            assert not app.session.over
+            if save_first:
+                await type_line(app, pilot, "s " + str(tmp_path / "g.json"))
+                assert "saved to" in app.status
+            await keys_to_quit(app, pilot)
+            if save_first:
+                assert app.return_code is not None  # quit at once: nothing to lose
+                return
+            assert app.return_code is None, "quit without asking"
+            assert "quit without saving?" in screen_text(app)
+            await keys_to_quit(app, pilot)
+            assert app.return_code is not None
+
+    async def q_enter(app, pilot):
+        await type_line(app, pilot, "q")
+
+    async def ctrl_q(app, pilot):
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+
+    asyncio.run(run(q_enter, False))
+    asyncio.run(run(ctrl_q, False))
+    asyncio.run(run(q_enter, True))
+
+
+def test_quitting_at_once_before_any_decision_and_asking_again_after_another():
+    async def run():
+        app = make_app("duel", seed=1)
+        async with app.run_test(size=(110, 36)) as pilot:
+            await settle(app, pilot)
+            await decide(app, pilot)
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert app.return_code is None and "quit without saving?" in screen_text(app)
+            await decide(app, pilot)  # another decision: quitting asks again
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert app.return_code is None and "quit without saving?" in screen_text(app)
+        app = make_app("duel", seed=1)
+        async with app.run_test(size=(110, 36)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("ctrl+q")  # no decision of the person's yet: nothing to lose
+            await pilot.pause()
+            assert app.return_code is not None
+    asyncio.run(run())
+
+
+def test_a_lone_letter_filters_when_an_option_holds_it():
+    """`u` typed while options hold a u filters them, and Enter takes the highlighted one (not
+    undo); `undo` in full undoes; `u` with no option holding it is undo."""
+    async def run():
+        app = make_app("duel", seed=1)
+        async with app.run_test(size=(110, 36)) as pilot:
+            await settle(app, pilot)
+            await decide(app, pilot)
+            s = app.session
+            d = app._decision()
+            holding = [o for o in d["options"] if "u" in (o["label"] + " " + o["text"] + " " + o["id"]).lower()]
+            assert holding and len(holding) < len(d["options"])
+            decided = s.human_decisions
+            await pilot.press("u")
+            await pilot.pause()
+            assert [r[1]["id"] for r in app.rows] == [o["id"] for o in holding]  # filtered
+            assert "the command is undo" in screen_text(app)
+            first = app.rows[0][1]["id"]
+            await decide(app, pilot)
+            assert s.human_decisions == decided + 1 and s.st.history[-1] == first or first in s.st.history
+            await type_line(app, pilot, "undo")
+            assert s.human_decisions == decided and app.status.startswith("undone")
+            # no option holds a q: q is the command (it asks, the game being unsaved)
+            d = app._decision()
+            assert not any("q" in (o["label"] + " " + o["text"] + " " + o["id"]).lower() for o in d["options"])
+            await type_line(app, pilot, "q")
+            assert app.return_code is None and "quit without saving?" in screen_text(app)
+    asyncio.run(run())

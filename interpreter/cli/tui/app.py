@@ -21,6 +21,9 @@ from .commands import CommandsMixin
 from .widgets import CommandInput, InfoScreen, _command_word, screen_text  # noqa: F401 (screen_text: tests)
 
 GROUP_AT = 8  # more options than this, in several groups: choose the group first
+# a command of one letter typed alone is a filter when an option holds that letter (the whole
+# word is always the command)
+LONE = {"u": "undo", "s": "save FILE", "q": "quit", "h": "help"}
 
 class TableApp(CommandsMixin, App):
     TITLE = "lotr-rules"
@@ -70,6 +73,7 @@ class TableApp(CommandsMixin, App):
         self.zoomed = -1
         self.names = dict(session.st.rules.names)
         self._log_saved = False
+        self.quit_asked = False            # quitting an unsaved game was asked once
 
     # ---- layout -----------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -238,9 +242,23 @@ class TableApp(CommandsMixin, App):
 
     def _filter_text(self) -> str:
         text = self._q("#command", Input).value.strip()
-        if _command_word(text):
+        if self._is_command(text):
             return ""
         return text
+
+    @staticmethod
+    def _matching(opts, words) -> list:
+        return [o for o in opts if all(w in (o["label"] + " " + o["text"] + " " + o["id"]).lower() for w in words)]
+
+    def _is_command(self, text: str) -> bool:
+        """A typed line is a command, not a filter; but a lone letter (u, s, q, h) is a filter
+        while some option holds it (undo, save, quit, help in full are always commands)."""
+        if not _command_word(text):
+            return False
+        if text in LONE:
+            d = self._decision()
+            return not (d and self._matching(self._narrowed(d["options"]), [text]))
+        return True
 
     def _build_rows(self) -> list:
         d = self._decision()
@@ -249,8 +267,7 @@ class TableApp(CommandsMixin, App):
         opts = self._narrowed(d["options"])
         words = self._filter_text().lower().split()
         if words and not (len(words) == 1 and words[0].isdigit()):
-            return [("option", o) for o in opts
-                    if all(w in (o["label"] + " " + o["text"] + " " + o["id"]).lower() for w in words)]
+            return [("option", o) for o in self._matching(opts, words)]
         if self.group is not None:
             return [("option", o) for o in opts if o["group"] == self.group]
         groups = {}
@@ -339,6 +356,10 @@ class TableApp(CommandsMixin, App):
             hint = " [dim](choose a group, or type to filter)[/]"
         elif where:
             hint = " [dim](Esc: back)[/]"
+        typed = self._q("#command", Input).value.strip()
+        if typed in LONE and not self._is_command(typed):
+            hint = (f" [dim](Enter takes the highlighted option; the command is [b]{LONE[typed]}[/b]"
+                    f"{' or Ctrl+Z' if typed == 'u' else ' or Ctrl+Q' if typed == 'q' else ''})[/]")
         head = f"[b]{panes.e(d['prompt'])}[/]" + (f" [i]› {panes.e(' › '.join(where))}[/]" if where else "")
         status = f"\n[yellow]{panes.e(self.status)}[/]" if self.status else ""
         w.update(head + hint + status)
@@ -354,7 +375,9 @@ class TableApp(CommandsMixin, App):
             return
         text = event.value.strip()
         self.status = ""
-        if _command_word(text) or text in ("?",):
+        if _command_word(text) and text.partition(" ")[0] not in ("q", "quit", "exit"):
+            self.quit_asked = False  # asked to quit, then did something else: ask again next time
+        if self._is_command(text) or text in ("?",):
             event.input.value = ""
             self.command(text)
             return
@@ -399,6 +422,7 @@ class TableApp(CommandsMixin, App):
         if self.busy:
             return
         s = self.session
+        self.quit_asked = False
         try:
             s.choose(aid)
         except IllegalAction as exc:

@@ -17,7 +17,7 @@ class CommandsMixin:
         word, _, rest = text.partition(" ")
         rest = rest.strip()
         if word in ("q", "quit", "exit"):
-            self.exit()
+            self.request_quit()
         elif self.busy and word in ("s", "save", "why", "auto", "u", "undo"):
             self.status = "a moment: the computer is playing (the game cannot be read while it moves)"
             self._update_prompt()
@@ -44,6 +44,21 @@ class CommandsMixin:
         else:
             self.status = f"unknown command {word!r}; F1 lists them"
             self._update_prompt()
+
+    def request_quit(self) -> None:
+        """Quit; but an unfinished game with a decision not saved yet is lost on quitting: ask
+        once first (q or Ctrl+Q again quits, s FILE saves)."""
+        s = self.session
+        if s.over or not s.unsaved or s.error or self.quit_asked:
+            self.exit()
+            return
+        self.quit_asked = True
+        self.status = "quit without saving? press q again (or Ctrl+Q), or s FILE to save"
+        self._update_prompt()
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q and the command palette's quit."""
+        self.request_quit()
 
     def why(self, words: str) -> None:
         from ...engine.explain import explain

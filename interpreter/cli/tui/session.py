@@ -62,6 +62,7 @@ class Session:
         self.error = None
         self.handover = None              # hot seat: the person the keyboard goes to next
         self.internal = False             # the error is a bug of ours (exit 3), not a rule's (1)
+        self.unsaved = False              # a person's decision was taken since the game was saved
 
     # ---- who acts ---------------------------------------------------------------
     @property
@@ -114,6 +115,7 @@ class Session:
             else:
                 return False
             self._apply(a)
+            self.unsaved = True
             return True
         self._apply(self.agents[p].act(st))
         return True
@@ -147,6 +149,7 @@ class Session:
             raise IllegalAction(f"{aid!r} is not legal now")
         self.undo_stack.append(Snapshot(st, p, self.human_decisions))
         self._apply(aid)
+        self.unsaved = True
         self.human_decisions += 1
         self.last_decider = p
 
@@ -189,6 +192,7 @@ class Session:
         self.auto_kind = None
         self._last_kind = None
         self.run_length = 0
+        self.unsaved = True
         return "undone: back to before your last decision"
 
     def forget_undo(self) -> None:
@@ -211,6 +215,7 @@ class Session:
             p.write_text(self.st.to_json(agents=self.seat))
         except OSError as exc:
             return f"cannot save to {path}: {exc.strerror or exc}"
+        self.unsaved = False
         return f"saved to {path}; resume with: lotr-rules play --load {path}"
 
     def log_record(self) -> dict:

@@ -27,7 +27,11 @@ board: click the region.
   [b]u[/] / [b]undo[/]     take back your last decision (not past a die roll, a shuffle or
                  anything revealed to you since); also Ctrl+Z
   [b]s[/] FILE       save the game; resume with: lotr-rules play --load FILE
-  [b]q[/]            quit (save first if you want to go on later)
+  [b]q[/] / [b]quit[/]     quit; a game not finished, with a decision not saved yet, asks
+                 first: q (or Ctrl+Q) again quits, s FILE saves
+A lone letter (u, s, q, h) filters the options while an option holds that letter (Enter
+then takes the highlighted option); the whole word (undo, save, quit, help) is always the
+command.
 
 [b]Keys[/]: F1 this help · F2 look up · F3 enlarge a pane (again: the next, then back) ·
 Esc back / clear · Ctrl+Z undo · Ctrl+Q quit. Tab moves between panes (scroll them with
