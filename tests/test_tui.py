@@ -537,3 +537,36 @@ def test_a_lone_letter_filters_when_an_option_holds_it():
             await type_line(app, pilot, "q")
             assert app.return_code is None and "quit without saving?" in screen_text(app)
     asyncio.run(run())
+
+
+def test_f3_enlarges_each_pane_in_turn_and_esc_or_f3_restores():
+    async def run():
+        app = make_app("duel", seed=1)
+        async with app.run_test(size=(110, 36)) as pilot:
+            await settle(app, pilot)
+            board, cards = app._q("#board"), app._q("#cards")
+            await pilot.press("f3")
+            await pilot.pause()
+            assert app.screen.maximized is board
+            assert board.region.width == 110 and board.region.height > 30  # the whole screen
+            assert "─cards─" not in screen_text(app)
+            await pilot.press("f3")
+            await pilot.pause()
+            assert app.screen.maximized is cards
+            await pilot.press("escape")  # Esc: the whole table again, the keys to the command line
+            await pilot.pause()
+            assert app.screen.maximized is None and app.focused is app._q("#command")
+            assert "─cards─" in screen_text(app)
+            await pilot.press("f3")  # after Esc, F3 starts again at the board
+            await pilot.pause()
+            assert app.screen.maximized is board
+            for _ in range(4):  # cards, players, log, then back
+                await pilot.press("f3")
+                await pilot.pause()
+            assert app.screen.maximized is None and app.focused is app._q("#command")
+            await pilot.press("f3")
+            await pilot.pause()
+            await pilot.press("w")  # typing while a pane is enlarged: the table comes back
+            await pilot.pause()
+            assert app.screen.maximized is None and app._q("#command").value == "w"
+    asyncio.run(run())

@@ -25,8 +25,15 @@ GROUP_AT = 8  # more options than this, in several groups: choose the group firs
 # word is always the command)
 LONE = {"u": "undo", "s": "save FILE", "q": "quit", "h": "help"}
 
+class Pane(VerticalScroll):
+    """A pane of the table (board, cards, players, log): F3 enlarges it to the whole screen."""
+
+    ALLOW_MAXIMIZE = True
+
+
 class TableApp(CommandsMixin, App):
     TITLE = "lotr-rules"
+    ESCAPE_TO_MINIMIZE = False  # Esc is action_back's: it restores an enlarged pane itself
     CSS = """
     Screen { layout: vertical; }
     #header { height: 1; background: $boost; padding: 0 1; }
@@ -80,17 +87,17 @@ class TableApp(CommandsMixin, App):
         yield Static(id="header")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                with VerticalScroll(id="board", classes="pane") as b:
+                with Pane(id="board", classes="pane") as b:
                     b.border_title = "board"
                     yield Static(id="board-text")
-                with VerticalScroll(id="cards", classes="pane") as c:
+                with Pane(id="cards", classes="pane") as c:
                     c.border_title = "cards"
                     yield Static(id="cards-text")
             with Vertical(id="right"):
-                with VerticalScroll(id="players", classes="pane") as p:
+                with Pane(id="players", classes="pane") as p:
                     p.border_title = "players"
                     yield Static(id="players-text")
-                with VerticalScroll(id="log", classes="pane") as lg:
+                with Pane(id="log", classes="pane") as lg:
                     lg.border_title = "log"
                     yield Static(id="log-text")
         with Vertical(id="decision"):

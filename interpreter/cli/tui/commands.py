@@ -166,6 +166,9 @@ class CommandsMixin:
 
     def action_back(self) -> None:
         inp = self._q("#command", Input)
+        if self.screen.maximized is not None:  # Esc on an enlarged pane: the whole table again
+            self._restore()
+            return
         if inp.value:
             inp.value = ""
         elif self.narrow is not None:
@@ -178,16 +181,29 @@ class CommandsMixin:
         inp.focus()
 
     def action_zoom(self) -> None:
+        """F3: enlarge the board, then the cards, the players, the log, then back to the table."""
         order = ["board", "cards", "players", "log"]
-        self.zoomed += 1
-        if self.zoomed >= len(order):
+        if self.screen.maximized is None:  # restored meanwhile (Esc): start again at the board
             self.zoomed = -1
-            self.screen.minimize()
-            self._q("#command", Input).focus()
+        self.zoomed += 1
+        self.screen.minimize()
+        if self.zoomed >= len(order):
+            self._restore()
             return
         w = self._q(f"#{order[self.zoomed]}")
+        if not self.screen.maximize(w, container=False):
+            self.zoomed = -1
+            self.status = "this pane cannot be enlarged"
+            self._update_prompt()
+            return
+        w.focus()  # the arrows scroll it
+        self.call_after_refresh(self._redraw)  # the board's map follows the pane's new width
+
+    def _restore(self) -> None:
+        self.zoomed = -1
         self.screen.minimize()
-        self.screen.maximize(w, container=False)
+        self._q("#command", Input).focus()
+        self.call_after_refresh(self._redraw)
 
     def _handover(self) -> None:
         """Hot seat: the table shows the next person's hand only once they have the keyboard."""
@@ -230,6 +246,8 @@ class CommandsMixin:
         # printable keys typed while a pane has the focus go to the command line
         inp = self._q("#command", Input)
         if self.focused is not inp and event.is_printable and not isinstance(self.screen, ModalScreen):
+            if self.screen.maximized is not None:  # typing brings the whole table back
+                self._restore()
             inp.focus()
             inp.insert_text_at_cursor(event.character or "")
             event.stop()

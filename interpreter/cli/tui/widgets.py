@@ -33,8 +33,8 @@ A lone letter (u, s, q, h) filters the options while an option holds that letter
 then takes the highlighted option); the whole word (undo, save, quit, help) is always the
 command.
 
-[b]Keys[/]: F1 this help · F2 look up · F3 enlarge a pane (again: the next, then back) ·
-Esc back / clear · Ctrl+Z undo · Ctrl+Q quit. Tab moves between panes (scroll them with
+[b]Keys[/]: F1 this help · F2 look up · F3 enlarge a pane to the whole screen (again: the
+next, then back; Esc or typing also brings the table back) · Esc back / clear · Ctrl+Z undo · Ctrl+Q quit. Tab moves between panes (scroll them with
 the arrows); the command line takes the keys again with Tab.
 """
 
