@@ -570,3 +570,34 @@ def test_f3_enlarges_each_pane_in_turn_and_esc_or_f3_restores():
             await pilot.pause()
             assert app.screen.maximized is None and app._q("#command").value == "w"
     asyncio.run(run())
+
+
+def test_the_first_key_typed_after_the_focus_left_the_command_line_is_kept():
+    async def run():
+        app = make_app("duel", seed=1)
+        async with app.run_test(size=(110, 36)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("tab")  # to a pane
+            await pilot.pause()
+            assert app.focused is not app._q("#command")
+            for ch in "why":
+                await pilot.press(ch)
+            await pilot.pause()
+            assert app._q("#command").value == "why"
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app._q("#command").value == ""
+            # a click on a region's name on the board: its look-up window, closed with Esc
+            lines = screen_text(app).splitlines()
+            y, x = next((y, line.find("Rohan")) for y, line in enumerate(lines) if "Rohan" in line)
+            await pilot.click(offset=(x + 1, y))
+            await settle(app, pilot)
+            assert app.screen is not app.screen_stack[0]  # the window is open
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.focused is not app._q("#command")
+            for ch in "why":
+                await pilot.press(ch)
+            await pilot.pause()
+            assert app._q("#command").value == "why"
+    asyncio.run(run())

@@ -103,7 +103,7 @@ class TableApp(CommandsMixin, App):
         with Vertical(id="decision"):
             yield Static(id="prompt")
             yield OptionList(id="options")
-            yield CommandInput(id="command", placeholder="type to filter · Enter chooses · why/look/auto/u/s FILE/help")
+            yield CommandInput(id="command", select_on_focus=False, placeholder="type to filter · Enter chooses · why/look/auto/u/s FILE/help")
         yield Footer()
 
     def _q(self, selector, kind=None):
