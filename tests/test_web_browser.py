@@ -326,3 +326,43 @@ def test_a_save_resumed_on_the_start_page_offers_the_players_it_had(browser, srv
     page.wait_for_url("**/play/*")  # (one person: straight to the table)
     room, _ = srv.lobby.find(token(page.url))
     assert room.controllers == {"fellowship": "human", "sauron": "random"}
+
+
+def test_every_option_button_says_its_line_under_its_words(browser, srv, errors):
+    """An option's line (what its card costs the person: "you pay 1 ...") is on its button in
+    small letters, in a short list of buttons (10 or fewer, not grouped) as in a grouped one."""
+    from interpreter import load_game
+
+    st = load_game("duel").new_game(seed=3)
+    for _ in range(60):  # on to a decision of 10 options or fewer, with lines
+        d = table(st, st.current_player)["decision"]
+        if d and len(d["options"]) <= 10 and sum(bool(o.get("line")) for o in d["options"]) >= 2:
+            break
+        st.apply(st.legal_actions()[0])
+    else:
+        pytest.fail("no short decision with lines")
+    seat = st.current_player
+    res = httpx.post(srv.url + "api/new", json={"save": st.to_json(agents={p: "human" for p in st.seats})}).json()
+    url = next(lk["url"] for lk in res["links"] if lk["seats"][0]["id"] == seat)
+    page = open_page(browser, url, errors)
+    page.wait_for_selector("#options button.opt")
+    assert page.locator("#options details").count() == 0  # not grouped
+    for o in d["options"]:
+        b = page.locator(f"#options button.opt[data-action='{o['id']}']")
+        assert b.locator(".otext").inner_text() == o["text"]
+        if o.get("line"):
+            line = b.locator(".oline")
+            assert line.inner_text() == o["line"] and line.is_visible()
+            # under the option's words, in smaller letters
+            assert line.bounding_box()["y"] >= b.locator(".otext").bounding_box()["y"] + 5
+    # in the grouped view (Duel's first decision: more than 10 options) the buttons say them too
+    first = httpx.post(srv.url + "api/new", json={"game": "duel", "seed": 3,
+                                                  "seats": {p: "human" for p in st.seats}}).json()
+    opener = load_game("duel").new_game(seed=3).current_player
+    page = open_page(browser, next(lk["url"] for lk in first["links"] if lk["seats"][0]["id"] == opener), errors)
+    settle(page)
+    assert page.locator("#options details").count() >= 3
+    b = page.locator("#options details button.opt").first
+    if not b.is_visible():
+        page.locator("#options details > summary").first.click()
+    assert "you pay" in b.locator(".oline").inner_text() and b.locator(".oline").is_visible()

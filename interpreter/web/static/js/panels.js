@@ -204,12 +204,14 @@ export function renderOptions(node, decision, ctx) {
   clear(node);
   if (!decision) return;
   const opts = decision.options.filter((o) => !ctx.only || ctx.only.has(o.id));
-  // (o.line: what the item the option is about says, e.g. what a card costs: on the button's
-  // tooltip, and beside a group whose options are all about one item)
+  // (o.line: what the item the option is about says, e.g. what a card costs: on the button, in
+  // small letters under its words, on its tooltip, and beside a group whose options are all
+  // about one item)
   const button = (o) => el("button", {
     class: "opt", dataset: { action: o.id }, title: o.line ? `${o.label} (${o.line})` : o.label,
     onclick: () => ctx.send(o.id),
-  }, optionText(o, decision.kind));
+  }, el("span", { class: "otext", text: optionText(o, decision.kind) }),
+     o.line ? el("small", { class: "oline", text: o.line }) : null);
   const lineOf = (list) => (list.every((o) => o.about && o.about === list[0].about) ? list[0].line : null);
   const groups = new Map();
   for (const o of opts) {

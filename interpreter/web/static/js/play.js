@@ -110,7 +110,10 @@ function pick(target, e) {
 function showMenu(list, kind, e, more) {
   const menu = clear($("menu"));
   menu.append(el("div", { class: "dim small", text: more ? "choose one, or click on" : "choose one" }));
-  for (const o of list) menu.append(el("button", { class: "opt", dataset: { action: o.id }, onclick: () => { hideMenu(); send(o.id); } }, optionText(o, kind)));
+  for (const o of list) {
+    menu.append(el("button", { class: "opt", dataset: { action: o.id }, onclick: () => { hideMenu(); send(o.id); } },
+      el("span", { class: "otext", text: optionText(o, kind) }), o.line ? el("small", { class: "oline", text: o.line }) : null));
+  }
   menu.append(el("button", { class: "small", onclick: () => { hideMenu(); picked = []; refreshTargets(); } }, "cancel"));
   menu.hidden = false;
   const x = (e && e.clientX) || 40, y = (e && e.clientY) || 40;
