@@ -601,3 +601,29 @@ def test_the_first_key_typed_after_the_focus_left_the_command_line_is_kept():
             await pilot.pause()
             assert app._q("#command").value == "why"
     asyncio.run(run())
+
+
+def test_the_game_over_line_words_the_victory_as_the_log_does():
+    """The end of the game reads like the log's "game over" line: the victory as the rules'
+    display: victories: words it, never its id ("Fellowship won (majority)")."""
+    async def run():
+        app = make_app("duel", seed=3)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(app, pilot)
+            app.session.auto_agent = make_agent("random", 5)
+            await type_line(app, pilot, "auto all")
+            for _ in range(50):
+                if app.session.over:
+                    break
+                await settle(app, pilot)
+            st = app.session.st
+            assert st.over and isinstance(st.victory, str)
+            shown = st.rules.victory_names[st.victory]
+            assert shown != st.victory
+            over = next(line for line in st.log_for(app.session.viewer) if line.startswith("game over:"))
+            text = screen_text(app)
+            assert f"({st.victory})" not in text
+            text = " ".join(text.split())
+            assert over in text                   # the header says it as the log does
+            assert "G" + over[1:] + " — s FILE saves" in text  # and so does the prompt
+    asyncio.run(run())

@@ -184,6 +184,7 @@ def check_message(st, seat, m, log_so_far):
     body = dict(m, log=[], table=dict(t, decision=d))
     for part in (body, body["table"]):  # the rule that ended the game is announced to all
         part.pop("victory", None)  # (its name may be a piece's: the Witch-king's victory)
+        part.pop("result", None)  # (the same victory in words)
     text = json.dumps(body, ensure_ascii=False)
     # what the rules offer the seat to choose, it may know (e.g. searching a face-down discard)
     offered = {p for a in st.legal_actions() for p in a.id.split(":")} if m["can_act"] else set()

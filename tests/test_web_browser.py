@@ -366,3 +366,31 @@ def test_every_option_button_says_its_line_under_its_words(browser, srv, errors)
     if not b.is_visible():
         page.locator("#options details > summary").first.click()
     assert "you pay" in b.locator(".oline").inner_text() and b.locator(".oline").is_visible()
+
+
+def test_the_game_over_line_words_the_victory_as_the_log_does(browser, srv, errors):
+    """A finished game's page says the end as the log's "game over" line does: the victory in
+    the rules' words (display: victories:), never its id."""
+    import json
+
+    from interpreter import load_game
+    from interpreter.agents import make_agent
+
+    st = load_game("duel").new_game(seed=3)
+    agent = make_agent("random", 5)
+    while not st.over:
+        st.apply(agent.act(st))
+    shown = st.rules.victory_names[st.victory]
+    over = next(line for line in st.log_for("fellowship") if line.startswith("game over:"))
+    res = httpx.post(srv.url + "api/new", json={"save": st.to_json(agents={p: "human" for p in st.seats})}).json()
+    assert "error" not in res, res
+    page = open_page(browser, res["links"][0]["url"], errors)
+    page.wait_for_selector("#over:not([hidden])")
+    title, body = page.inner_text("#overtitle"), page.inner_text("#overbody")
+    who = over[len("game over: "):].split(" (")[0]
+    assert title == who[0].upper() + who[1:]
+    assert shown in body and st.victory not in body.replace(shown, "")
+    page.click("#overclose")
+    prompt = page.inner_text("#prompt")
+    assert prompt == "G" + over[1:], (prompt, over)
+    assert f"({st.victory})" not in prompt and json.dumps(st.victory) not in prompt

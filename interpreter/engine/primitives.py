@@ -627,11 +627,20 @@ def _end_game(st, winners, victory, scores=None):
                 st._own()
             st.log.append((text, args))  # (st.say, written in)
             return
-    names = [st.rules.display(w) for w in winners]
+    st.say(over_words(st.rules, winners, victory, st.scores if scores is not None else None)["line"])
+
+
+def over_words(rules, winners, victory, scores=None) -> dict:
+    """The end of a game in words, as the log's "game over" line says it (_end_game): who won
+    ("Red wins", "Red and Blue win", "nobody wins"), the victory as `display: victories:` words it, the
+    scores, and the whole line. Front ends show these, never the victory's id."""
+    shown = rules.victory_names.get(victory, victory) if type(victory) is str else victory
+    names = [rules.display(w) for w in winners]
     who = (f"{names[0]} wins" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} win"
            if names else "nobody wins")
-    points = "; " + ", ".join(f"{st.rules.display(p)} {v}" for p, v in st.scores.items()) if scores is not None else ""
-    st.say(f"game over: {who} ({shown}){points}")
+    points = ", ".join(f"{rules.display(p)} {v}" for p, v in scores.items()) if scores else ""
+    return {"who": who, "victory": "" if shown is None else str(shown), "points": points,
+            "line": f"game over: {who} ({shown})" + (f"; {points}" if points else "")}
 
 
 def _over_text(n: int, shown, n_scores) -> str:

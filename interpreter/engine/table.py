@@ -8,6 +8,7 @@ region columns, item lines) are evaluated on the state; a game's display express
 public facts only (the leak tests of each front end check that no hidden item ever appears).
 
     {"title", "viewer", "turn", "to_act", "over", "winners", "victory", "scores", "owners": {id: name},
+     "result": None | {"who", "victory", "points", "line"}   (the end in words: primitives.over_words),
      "players": [{"id", "name", "you", "to_act", "fields": [[label, text]]}],
      "meters":  [{"id", "label", "owner", "value", "max", "marks": {space: text}}],
      "board":   {"regions": [{"id", "name", "pos", "pieces": [[owner, kind, n]], "items": [...],
@@ -25,6 +26,7 @@ an item the viewer may not identify is {"id": None, "name": "?", "face": "down",
 from __future__ import annotations
 
 from ..model.rules import fmt_value
+from .primitives import over_words
 
 
 def words(rules, v) -> str:
@@ -265,6 +267,8 @@ def table(st, viewer=None, log_from: int = 0) -> dict:
                                    title=f"{rules.display(fam)} of {rules.display(p)}"))
     return {"game": rules.name, "title": rules.title, "viewer": viewer, "turn": turn, "to_act": st.current_player,
             "over": st.over, "winners": list(st.winners), "victory": st.victory, "scores": st.scores,
+            # addition: the end in words, as the log's "game over" line (display: victories:)
+            "result": over_words(rules, st.winners, st.victory, st.scores) if st.over else None,
             "players": players, "meters": meters, "board": board, "zones": zones, "log": v["log"],
             "log_from": log_from,
             # addition: the printed names of every owner of pieces on the board (a neutral army

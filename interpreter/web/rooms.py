@@ -27,6 +27,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from ..engine.primitives import over_words
 from ..engine.table import table
 from ..errors import EngineError, IllegalAction, one_line
 from .catalogue import WebError, clean
@@ -403,5 +404,6 @@ def table_without_decision(st, viewer) -> dict:
     except Exception:
         return {"game": st.rules.name, "title": st.rules.title, "viewer": viewer, "turn": None, "to_act": None,
                 "over": st.over, "winners": list(st.winners), "victory": st.victory, "scores": st.scores,
+                "result": over_words(st.rules, st.winners, st.victory, st.scores) if st.over else None,
                 "players": [], "meters": [], "board": {"regions": [], "connections": []}, "zones": [],
                 "log": st.log_for(viewer), "decision": None}

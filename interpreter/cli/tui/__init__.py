@@ -20,8 +20,10 @@ def run_table(game, st, seat: dict, agents: dict, options: dict | None = None, s
         return 3 if session.internal else 1
     st = session.st
     if st.over:
-        print(f"{game.rules.title}: winners {', '.join(st.winners) or 'none'} ({st.victory}) "
-              f"after {len(st.history)} actions")
+        from ...engine.primitives import over_words
+
+        line = over_words(game.rules, st.winners, st.victory, st.scores)["line"]
+        print(f"{game.rules.title}: {line} after {len(st.history)} actions")
     else:
         print("left the table; the game was not finished (s FILE saves it, play --load FILE resumes)")
     return 0

@@ -18,18 +18,9 @@ from ...engine.table import table
 from . import panes
 from .session import Session
 from .commands import CommandsMixin
-from .widgets import CommandInput, InfoScreen, _command_word, screen_text  # noqa: F401 (screen_text: tests)
+from .widgets import LONE, CommandInput, InfoScreen, Pane, _command_word, screen_text  # noqa: F401 (screen_text: tests)
 
 GROUP_AT = 8  # more options than this, in several groups: choose the group first
-# a command of one letter typed alone is a filter when an option holds that letter (the whole
-# word is always the command)
-LONE = {"u": "undo", "s": "save FILE", "q": "quit", "h": "help"}
-
-class Pane(VerticalScroll):
-    """A pane of the table (board, cards, players, log): F3 enlarges it to the whole screen."""
-
-    ALLOW_MAXIMIZE = True
-
 
 class TableApp(CommandsMixin, App):
     TITLE = "lotr-rules"
@@ -253,19 +244,6 @@ class TableApp(CommandsMixin, App):
             return ""
         return text
 
-    @staticmethod
-    def _matching(opts, words) -> list:
-        return [o for o in opts if all(w in (o["label"] + " " + o["text"] + " " + o["id"]).lower() for w in words)]
-
-    def _is_command(self, text: str) -> bool:
-        """A typed line is a command, not a filter; but a lone letter (u, s, q, h) is a filter
-        while some option holds it (undo, save, quit, help in full are always commands)."""
-        if not _command_word(text):
-            return False
-        if text in LONE:
-            d = self._decision()
-            return not (d and self._matching(self._narrowed(d["options"]), [text]))
-        return True
 
     def _build_rows(self) -> list:
         d = self._decision()
@@ -334,11 +312,8 @@ class TableApp(CommandsMixin, App):
             return
         t = self.t or {}
         if s.over:
-            win = ", ".join(panes._pname(t, x) for x in s.st.winners) or "nobody"
-            scores = t.get("scores")
-            extra = (" · scores " + ", ".join(f"{panes._pname(t, p)} {v}" for p, v in scores.items())) if scores else ""
-            w.update(f"[b]Game over: {panes.e(win)} won ({panes.e(s.st.victory or '')}){panes.e(extra)}[/]"
-                     f" — s FILE saves, q quits. {panes.e(self.status)}")
+            line = panes.over_line(t)
+            w.update(f"[b]{panes.e(line[:1].upper() + line[1:])}[/] — s FILE saves, q quits. {panes.e(self.status)}")
             return
         if self.busy:
             p = s.st.current_player

@@ -8,7 +8,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList
 
 from . import panes
-from .widgets import HELP, InfoScreen
+from .widgets import HELP, LONE, InfoScreen, _command_word
 
 
 class CommandsMixin:
@@ -44,6 +44,20 @@ class CommandsMixin:
         else:
             self.status = f"unknown command {word!r}; F1 lists them"
             self._update_prompt()
+
+    @staticmethod
+    def _matching(opts, words) -> list:
+        return [o for o in opts if all(w in (o["label"] + " " + o["text"] + " " + o["id"]).lower() for w in words)]
+
+    def _is_command(self, text: str) -> bool:
+        """A typed line is a command, not a filter; but a lone letter (u, s, q, h) is a filter
+        while some option holds it (undo, save, quit, help in full are always commands)."""
+        if not _command_word(text):
+            return False
+        if text in LONE:
+            d = self._decision()
+            return not (d and self._matching(self._narrowed(d["options"]), [text]))
+        return True
 
     def request_quit(self) -> None:
         """Quit; but an unfinished game with a decision not saved yet is lost on quitting: ask

@@ -95,8 +95,7 @@ def header(t: dict, seat: dict, viewer) -> str:
     if viewer is not None:
         parts.append(f"you: [{styles.get(viewer, '')} b]{e(_pname(t, viewer))}[/]")
     if t.get("over"):
-        win = ", ".join(_pname(t, w) for w in t["winners"]) or "nobody"
-        parts.append(f"[b reverse] game over: {e(win)} won ({e(t.get('victory') or '')}) [/]")
+        parts.append(f"[b reverse] {e(over_line(t))} [/]")
     else:
         if t.get("turn"):
             parts.append(f"[{styles.get(t['turn'], '')}]{e(_pname(t, t['turn']))}[/]'s turn")
@@ -104,6 +103,16 @@ def header(t: dict, seat: dict, viewer) -> str:
             parts.append(f"{e(_pname(t, t['to_act']))} to decide")
     parts.append(f"[b]{e(t['title'])}[/]")
     return " · ".join(parts)
+
+
+def over_line(t: dict) -> str:
+    """The end of the game in words, as the log's "game over" line says it (engine.table's result:
+    display: victories: words the victory)."""
+    r = t.get("result")
+    if r:
+        return r["line"]
+    win = ", ".join(_pname(t, w) for w in t.get("winners") or []) or "nobody"
+    return f"game over: {win} won"
 
 
 def _pname(t, pid) -> str:

@@ -39,6 +39,17 @@ the arrows); the command line takes the keys again with Tab.
 """
 
 
+# a command of one letter typed alone is a filter when an option holds that letter (the whole
+# word is always the command)
+LONE = {"u": "undo", "s": "save FILE", "q": "quit", "h": "help"}
+
+
+class Pane(VerticalScroll):
+    """A pane of the table (board, cards, players, log): F3 enlarges it to the whole screen."""
+
+    ALLOW_MAXIMIZE = True
+
+
 class CommandInput(Input):
     """The command line: typing filters the decision; the arrows move its highlight."""
 

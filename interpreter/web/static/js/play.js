@@ -146,8 +146,9 @@ function status() {
   if (msg.error) {
     p.append(el("b", { class: "error", text: "The game has stopped: " }), msg.error);
   } else if (t.over) {
-    const who = t.winners.map(ownerName).join(", ") || "nobody";
-    p.append(el("b", { text: "Game over. " }), `Winner: ${who}${t.victory ? ` (${words(t.victory)})` : ""}`);
+    // the end in words, as the log's "game over" line says it (display: victories:)
+    const r = t.result || { who: `${t.winners.map(ownerName).join(", ") || "nobody"} won`, victory: "", points: "" };
+    p.append(el("b", { text: "Game over: " }), `${r.who}${r.victory ? ` (${r.victory})` : ""}${r.points ? `; ${r.points}` : ""}`);
   } else if (msg.can_act && t.decision) {
     const whose = msg.acts_for.length > 1 ? `${ownerName(t.decision.player)}, your turn: ` : "Your turn: ";
     p.append(el("b", { text: whose }), t.decision.prompt);
@@ -164,9 +165,10 @@ function overBanner() {
   const t = msg.table;
   if (!t.over || document.body.dataset.overSeen === String(msg.version)) return;
   document.body.dataset.overSeen = String(msg.version);
-  $("overtitle").textContent = t.winners.length ? `${t.winners.map(ownerName).join(", ")} won` : "Nobody won";
+  const r = t.result || { who: t.winners.length ? `${t.winners.map(ownerName).join(", ")} won` : "nobody won", victory: "" };
+  $("overtitle").textContent = r.who.charAt(0).toUpperCase() + r.who.slice(1);
   const body = clear($("overbody"));
-  if (t.victory) body.append(el("p", { text: words(t.victory) }));
+  if (r.victory) body.append(el("p", { text: r.victory }));
   if (t.scores && typeof t.scores === "object") {
     body.append(el("table", { class: "scores" }, Object.entries(t.scores).map(([k, v]) => el("tr", {}, el("td", { text: ownerName(k) }), el("td", { text: typeof v === "object" ? JSON.stringify(v) : v })))));
   }
