@@ -58,6 +58,8 @@ BAD = [
     (["play"], "name a game"),
     (["play", "duel", "--as", "fellowshp"], "did you mean 'fellowship'"),
     (["play", "duel", "--as", "sauron", "--agents", "random"], "not both"),
+    (["play", "duel", "--as", "fellowship,fellowship"], "names the seat fellowship twice"),
+    (["play", "duel", "--as", "sauron, fellowship,sauron"], "names the seat sauron twice"),
     (["play", "war-of-the-ring", "--players", "4", "--as", "shadow"], "seats: gondor_player, rohan_player"),
     (["simulate", "duel", "--games", "0"], "--games must be 1 or more"),
     (["simulate", "duel", "--games", "-3"], "--games must be 1 or more"),

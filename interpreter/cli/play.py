@@ -79,7 +79,7 @@ def add_arguments(p) -> None:
                                     "default agent on a terminal; the default agent everywhere otherwise). "
                                     f"Default agents: {defaults}")
     p.add_argument("--as", dest="as_seats", metavar="SEAT",
-                   help="sit in this seat (SEAT,SEAT: people sharing the screen) against the game's default "
+                   help="sit in this seat (SEAT,SEAT: people sharing the screen, each seat once) against the game's default "
                         "agent in the others, e.g. --as shadow; `lotr-rules games` lists each game's seats")
     p.add_argument("--plain", action="store_true",
                    help="line mode instead of the full-screen table (numbered actions; for scripts and "
@@ -104,6 +104,10 @@ def seat_agents(args, seated, robot: str, interactive: bool) -> str:
                 hint = did_you_mean(w, list(seated))
                 raise UsageError(f"--as {w}: no such seat in this game; seats: {', '.join(seated)}"
                                  + (f" ({hint})" if hint else ""))
+        twice = sorted({w for w in want if want.count(w) > 1})
+        if twice:
+            raise UsageError(f"--as names the seat {', '.join(twice)} twice: name each seat once "
+                             f"(--as {','.join(dict.fromkeys(want))})")
         return ",".join("human" if p in want else robot for p in seated)
     return args.agents or ",".join(["human" if interactive else robot] + [robot] * (len(seated) - 1))
 
