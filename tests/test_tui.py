@@ -627,3 +627,23 @@ def test_the_game_over_line_words_the_victory_as_the_log_does():
             assert over in text                   # the header says it as the log does
             assert "G" + over[1:] + " — s FILE saves" in text  # and so does the prompt
     asyncio.run(run())
+
+
+def test_the_command_palettes_quit_asks_too():
+    async def run():
+        app = make_app("duel", seed=1)
+        async with app.run_test(size=(110, 36)) as pilot:
+            await settle(app, pilot)
+            await decide(app, pilot)
+            for key in ["ctrl+p", "q", "u", "i", "t"]:
+                await pilot.press(key)
+                await pilot.pause(0.1)
+            await pilot.pause(0.5)  # the palette searches
+            await pilot.press("enter")
+            await pilot.pause(0.3)
+            assert app.return_code is None, "the palette's quit did not ask"
+            assert "quit without saving?" in screen_text(app)
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert app.return_code is not None
+    asyncio.run(run())
