@@ -64,6 +64,12 @@ def test_play_without_a_terminal_lets_the_computer_play_both_sides(tmp_path):
     assert "winners:" in proc.stdout
     rec = json.loads(log.read_text())
     assert rec["game"] == "duel" and rec["seed"] == 5 and rec["actions"]
+    # the last line words the victory as the log does (display: victories:), not by its id
+    from interpreter import load_game
+
+    shown = load_game("duel").rules.victory_names[rec["victory"]]
+    last = next(line for line in reversed(proc.stdout.splitlines()) if "winners:" in line)
+    assert f"({shown})" in last and f"({rec['victory']})" not in last, last
 
 
 def test_replay_matches_and_detects_tampering(tmp_path, capsys):

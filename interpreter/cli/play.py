@@ -224,7 +224,11 @@ def run(args) -> int:
     for line in st.log_for(viewer, shown):
         console.print(f"· {escape(line)}")
     render(st, humans[0] if humans else None, console)
-    console.rule(f"winners: {', '.join(st.winners) or 'none'} ({st.victory}) after {len(st.history)} actions")
+    from ..engine.primitives import over_words
+
+    shown = over_words(st.rules, st.winners, st.victory)["victory"]  # (display: victories: words it)
+    names = ", ".join(st.rules.display(w) for w in st.winners) or "none"
+    console.rule(escape(f"winners: {names} ({shown}) after {len(st.history)} actions"))
     if args.save_log:
         try:
             Path(args.save_log).write_text(json.dumps(log_record(game, st, options), indent=1))
