@@ -331,6 +331,64 @@ def test_against_the_computer_the_person_may_save_and_resume(srv):
     assert r.status_code == 400 and "cannot be loaded" in r.json()["error"]
 
 
+def test_the_one_person_against_the_computer_may_undo_as_the_terminal_does(srv):
+    """Undo takes back the person's last decision with the computer's replies, and refuses in
+    the terminal's words when it cannot (nothing to undo, something revealed since); only the
+    one person of a game against the computer may undo."""
+    from interpreter.agents import make_agent
+    from interpreter.engine import undo as undo_rules
+
+    res = new(srv, "duel", seats={"fellowship": "random", "sauron": "human"}, seed=3)
+    tok = token(res["play"])
+    room = room_of(srv, tok)
+    history = lambda: srv.call(lambda: len(room.state.history))  # noqa: E731
+
+    def reply_with(seed):  # the computer's replies, the same each run
+        srv.call(lambda: room._agents.__setitem__("fellowship", make_agent("random", seed)))
+
+    def decide(w, m, action):
+        w.send(json.dumps({"type": "act", "action": action, "version": m["version"]}))
+        while True:  # the computer answers at once (no delay in tests)
+            m2 = recv(w)
+            if m2["version"] > m["version"] and m2["can_act"] and m2["version"] == srv.call(lambda: room.version):
+                return m2
+
+    with connect(ws_url(srv, tok)) as w:
+        m = recv(w)
+        assert m["can_undo"] and m["can_act"]
+        w.send(json.dumps({"type": "undo"}))
+        assert recv(w, "error")["message"] == undo_rules.NOTHING
+        before, n = state_json(srv, tok), history()
+        options = [o["id"] for o in m["table"]["decision"]["options"]]
+        reply_with(1)
+        m = decide(w, m, "take:c1_05:play")
+        assert history() == n + 3  # the person's decision and the computer's two replies
+        w.send(json.dumps({"type": "undo"}))
+        assert recv(w, "note")["message"] == undo_rules.UNDONE
+        assert state_json(srv, tok) == before and history() == n
+        t = httpx.get(srv.url + f"api/table/{tok}").json()
+        assert [o["id"] for o in t["table"]["decision"]["options"]] == options and t["log_from"] == 0
+        w.send(json.dumps({"type": "undo"}))  # once only: nothing older
+        assert recv(w, "error")["message"] == undo_rules.NOTHING
+        # the computer's reply shows the person a card: that cannot be taken back
+        reply_with(1)
+        m = decide(w, httpx.get(srv.url + f"api/table/{tok}").json(), "take:c1_14:play")
+        after = state_json(srv, tok)
+        w.send(json.dumps({"type": "undo"}))
+        assert recv(w, "error")["message"] == undo_rules.REVEALED
+        assert state_json(srv, tok) == after
+    # a link that is not the one person's may not undo; two people get no undo
+    with connect(ws_url(srv, token(res["watch"]))) as w:
+        assert not recv(w)["can_undo"]
+        w.send(json.dumps({"type": "undo"}))
+        assert "one person of a game against the computer" in recv(w, "error")["message"]
+    links, _ = two_people(srv)
+    with connect(ws_url(srv, links["sauron"])) as w:
+        assert not recv(w)["can_undo"]
+        w.send(json.dumps({"type": "undo"}))
+        assert "one person" in recv(w, "error")["message"]
+
+
 def test_the_computer_plays_its_seats_without_stopping_the_server(srv):
     res = new(srv, "war-of-the-ring", seats={"free_peoples": "greedy:1", "shadow": "greedy:1"}, seed=3)
     host = token(res["host"])

@@ -394,3 +394,42 @@ def test_the_game_over_line_words_the_victory_as_the_log_does(browser, srv, erro
     prompt = page.inner_text("#prompt")
     assert prompt == "G" + over[1:], (prompt, over)
     assert f"({st.victory})" not in prompt and json.dumps(st.victory) not in prompt
+
+
+def test_undo_against_the_computer_by_the_button_and_ctrl_z(browser, srv, errors):
+    """The one person of a game against the computer takes back a decision (and the computer's
+    replies) with the Undo button: the page shows the decision again with the same options, the
+    game's history is as long as before; with nothing to undo, Ctrl+Z says so."""
+    from interpreter.agents import make_agent
+
+    res = httpx.post(srv.url + "api/new", json={"game": "duel", "seed": 3,
+                                                 "seats": {"fellowship": "random", "sauron": "human"}}).json()
+    room, _ = srv.lobby.find(token(res["play"]))
+    srv.call(lambda: room._agents.__setitem__("fellowship", make_agent("random", 1)))  # the same replies each run
+    page = open_page(browser, res["play"], errors)
+    settle(page)
+    assert page.is_visible("#undobtn") and page.is_visible("#savebtn")
+    options = lambda: sorted(page.evaluate("() => [...document.querySelectorAll('#options button.opt')].map(b => b.dataset.action)"))  # noqa: E731
+    shown, n = options(), srv.call(lambda: len(room.state.history))
+    assert "take:c1_05:play" in shown
+    button = page.locator("#options button.opt[data-action='take:c1_05:play']")
+    if not button.is_visible():
+        button.locator("xpath=ancestor::details[1]/summary").click()
+    v = server_version(srv, room)
+    button.click()
+    page.wait_for_function("v => Number(document.body.dataset.version) >= v + 3 && document.body.dataset.canAct === '1'",
+                           arg=v)
+    assert srv.call(lambda: len(room.state.history)) == n + 3
+    assert options() != shown
+    v = server_version(srv, room)
+    page.click("#undobtn")
+    page.wait_for_function("v => Number(document.body.dataset.version) > v && document.body.dataset.canAct === '1'", arg=v)
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.inner_text("#toast").startswith("undone")
+    assert srv.call(lambda: len(room.state.history)) == n
+    assert options() == shown
+    check_page(srv, room, page, "sauron")
+    page.locator("#board").click(position={"x": 5, "y": 5})  # the keys go to the page, not a field
+    page.keyboard.press("Control+z")
+    page.wait_for_function("() => document.getElementById('toast').textContent.startsWith('nothing to undo')")
+    assert srv.call(lambda: len(room.state.history)) == n

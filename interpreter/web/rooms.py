@@ -18,6 +18,14 @@ save, which only the host (or the one person of a game against the computer) may
 
 Everything here runs on the server's event loop; an agent thinks in a worker thread on a clone
 of the state, and its move is applied on the loop only if the game has not moved meanwhile.
+
+The one person of a game against the computer may undo (``Room.undo``): the room keeps a
+snapshot before each of their decisions and restores it when engine/undo.py allows, as the
+terminal table does.
+
+Why this module is large: a room is one unit (its roles, the table each sees, acting, undo,
+chat, the computer's seats, saves) over one state and version; split, the parts would reach
+into each other's fields.
 """
 from __future__ import annotations
 
@@ -28,12 +36,14 @@ import time
 from dataclasses import dataclass, field
 
 from ..engine.primitives import over_words
+from ..engine import undo as undo_rules
 from ..engine.table import table
 from ..errors import EngineError, IllegalAction, one_line
 from .catalogue import WebError, clean
 
 CHAT_LINES = 200
 CHAT_CHARS = 300
+UNDO_DEPTH = 50   # the person's decisions a room keeps to undo (engine/undo.py)
 
 
 @dataclass(frozen=True)
@@ -112,6 +122,7 @@ class Room:
     hot_viewer: str | None = None
     executor: object = None                        # where agents think (None: asyncio's default)
     chat: list = field(default_factory=list)       # [who, text], the last CHAT_LINES
+    undo_stack: list = field(default_factory=list)  # undo_rules.Snapshot before the person's decisions
     _agents: dict = field(default_factory=dict)
     _task: object = None
     _cache: dict = field(default_factory=dict)     # (version, viewer) -> the table sent (see _table)
@@ -135,6 +146,8 @@ class Room:
         if role.kind == "host":
             return True
         return role.kind == "seat" and self.humans() == list(role.seats)
+
+    can_undo = can_save  # the one person against the computer takes back their own decisions
 
     def token_of(self, kind: str, seat=None) -> str | None:
         for t, r in self.roles.items():
@@ -201,6 +214,7 @@ class Room:
             "can_act": bool(p is not None and p in role.seats and self.controllers.get(p) == "human"
                             and self.error is None),
             "can_save": self.can_save(role),
+            "can_undo": role.kind == "seat" and self.can_undo(role),
             "hotseat": self.hotseat,
             "error": self.error,
             "game": {"key": self.key, "title": st.rules.title, "mods": list(self.mods),
@@ -254,13 +268,34 @@ class Room:
             raise WebError(f"it is not your turn: {who} is to act")
         if version is not None and version != self.version:
             raise WebError("the game has moved on since that choice was shown; here is the table now")
+        snap = undo_rules.Snapshot(st, p) if self.can_undo(role) else None
         try:
             st.apply(action, atomic=True)
         except IllegalAction:
             raise WebError(f"{action[:80]!r} is not one of the options now") from None
         except EngineError as exc:
             raise WebError(f"the rules failed on that action ({clean(exc)}); the game is left as it was") from None
+        if snap is not None:
+            self.undo_stack = undo_rules.forget(self.undo_stack, snap.state)[-UNDO_DEPTH + 1:] + [snap]
         self._moved()
+
+    def undo(self, role: Role) -> str:
+        """Take back the person's last decision and the computer's moves after it, as the
+        terminal does (engine/undo.py), or WebError saying why not (state unchanged)."""
+        self.touched = time.monotonic()
+        if role.kind != "seat" or not self.can_undo(role):
+            raise WebError("undo is for the one person of a game against the computer")
+        if self.error is not None:
+            raise WebError(f"the game is stopped: {self.error}")
+        ok, why = undo_rules.check(self.undo_stack, self.state)
+        if not ok:
+            raise WebError(why)
+        self.state = self.undo_stack.pop().state.clone()
+        self._logs = {}
+        for c in self.conns:  # every page reads the log again from its start
+            c.log_seen = (None, -1)
+        self._moved()
+        return undo_rules.UNDONE
 
     def _moved(self):
         self.version += 1

@@ -13,6 +13,7 @@ JSON:   GET  /api/games                    the games (and the agents offered)
         GET  /api/save/TOKEN               the save (the host, or the only person of a game)
 Socket: /ws/TOKEN          the table on every change, chat lines; from the page:
                            {"type": "act", "action", "version"}, {"type": "chat", "text"},
+                           {"type": "undo"} (the one person of a game against the computer),
                            {"type": "sync"}, {"type": "ping"}
 
 Nothing here prints or sends a Python traceback: a request that fails gets one line of text.
@@ -195,6 +196,11 @@ def create_app(lobby: Lobby | None = None, *, catalogue: Catalogue | None = None
                         room.act(role, data.get("action"), data.get("version"))
                     except WebError as exc:
                         reply_error(str(exc), table=True)
+                elif kind == "undo":
+                    try:
+                        conn.push(json.dumps({"type": "note", "message": room.undo(role)}))
+                    except WebError as exc:
+                        reply_error(str(exc))
                 elif kind == "sync":
                     conn.log_seen = (None, -1)
                     conn.push()
@@ -212,7 +218,7 @@ def create_app(lobby: Lobby | None = None, *, catalogue: Catalogue | None = None
                 elif kind == "ping":
                     conn.push(json.dumps({"type": "pong", "version": room.version}))
                 else:
-                    reply_error("unknown message type (act, chat, sync or ping)")
+                    reply_error("unknown message type (act, undo, chat, sync or ping)")
         except WebSocketDisconnect:
             pass
         except Exception as exc:  # never a traceback: one line in the server's log

@@ -1,11 +1,13 @@
 """One game at a table, apart from how it is drawn: who sits where (people and agents), the
-state, undo that cannot cheat, `auto` for a run of the same decision, saving. The terminal table
-(app.py) drives it; tests drive it directly too."""
+state, undo that cannot cheat (its checks in engine/undo.py, shared with the browser), `auto`
+for a run of the same decision, saving. The terminal table (app.py) drives it; tests drive it
+directly too."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from ...engine import undo as undo_rules
 from ...errors import EngineError, IllegalAction
 
 
@@ -15,29 +17,6 @@ def decision_kind(st) -> tuple | None:
     if p is None or st.over:
         return None
     return (p["player"], p["type"], tuple(p["moves"]) if p["type"] == "ask" else p.get("label"))
-
-
-def known_items(st, viewer) -> frozenset:
-    """Every item the viewer can identify now (lying face up, in their own zones, shown to them)."""
-    v = st.view(viewer)
-    out = set()
-    for seen in v["zones"].values():
-        if isinstance(seen, dict):
-            out.update(seen.get("known", ()))
-        else:
-            out.update(x for x in seen if x)
-    return frozenset(out)
-
-
-class Snapshot:
-    __slots__ = ("state", "player", "known", "rng", "humans_before")
-
-    def __init__(self, st, player, humans_before):
-        self.state = st.clone()
-        self.player = player
-        self.known = known_items(st, player)
-        self.rng = st.rng
-        self.humans_before = humans_before
 
 
 class Session:
@@ -51,7 +30,7 @@ class Session:
         self.options = dict(options or {})
         self.humans = [p for p, n in self.seat.items() if n == "human"]
         self.viewer = self.humans[0] if self.humans else None
-        self.undo_stack: list[Snapshot] = []
+        self.undo_stack: list[undo_rules.Snapshot] = []
         self.human_decisions = 0          # decisions people made (hot seat: who decided last)
         self.last_decider = None
         self.auto_kind = None             # a run of decisions the computer finishes for a person
@@ -147,7 +126,7 @@ class Session:
             raise IllegalAction("it is not your decision now")
         if aid not in {a.id for a in st.legal_actions()}:
             raise IllegalAction(f"{aid!r} is not legal now")
-        self.undo_stack.append(Snapshot(st, p, self.human_decisions))
+        self.undo_stack.append(undo_rules.Snapshot(st, p, self.human_decisions))
         self._apply(aid)
         self.unsaved = True
         self.human_decisions += 1
@@ -169,18 +148,12 @@ class Session:
 
     # ---- undo that cannot cheat -------------------------------------------------------
     def can_undo(self) -> tuple[bool, str]:
-        if not self.undo_stack:
-            return False, "nothing to undo: you have made no decision since the last one that cannot be undone"
-        snap = self.undo_stack[-1]
         st = self.st
-        me = snap.player
-        if (self.human_to_act() and st.current_player != me) or (st.over and self.viewer != me):
-            return False, "undo takes back only your own last decision; another person decided since"
-        if st.rng != snap.rng:
-            return False, "chance has spoken since your last decision (dice, a shuffle or a draw): it cannot be undone"
-        if not known_items(st, me) <= snap.known:
-            return False, "something was revealed to you since your last decision: it cannot be undone"
-        return True, ""
+
+        def another_decided(me):
+            return (self.human_to_act() and st.current_player != me) or (st.over and self.viewer != me)
+
+        return undo_rules.check(self.undo_stack, st, another_decided)
 
     def undo(self) -> str:
         ok, why = self.can_undo()
@@ -193,18 +166,12 @@ class Session:
         self._last_kind = None
         self.run_length = 0
         self.unsaved = True
-        return "undone: back to before your last decision"
+        return undo_rules.UNDONE
 
     def forget_undo(self) -> None:
         """Undo never reaches past what the person has seen: after a reveal or a roll the older
         snapshots cannot be used anyway; drop those that never can be."""
-        keep = []
-        for snap in self.undo_stack:
-            if snap.rng == self.st.rng and known_items(self.st, snap.player) <= snap.known:
-                keep.append(snap)
-            else:
-                keep = []
-        self.undo_stack = keep
+        self.undo_stack = undo_rules.forget(self.undo_stack, self.st)
 
     # ---- saving -------------------------------------------------------------------------
     def save(self, path: str) -> str:

@@ -185,6 +185,7 @@ function render() {
   const save = $("savebtn");
   save.hidden = !msg.can_save;
   if (msg.can_save) save.href = `/api/save/${encodeURIComponent(token)}`;
+  $("undobtn").hidden = !msg.can_undo;
   status();
   renderPlayers($("players"), msg, colours);
   renderMeters($("meters"), t, ownerName);
@@ -220,6 +221,18 @@ $("cancelpick").addEventListener("click", () => { picked = []; hideMenu(); refre
 $("zoomin").addEventListener("click", () => board.zoom(1.4));
 $("zoomout").addEventListener("click", () => board.zoom(1 / 1.4));
 $("zoomreset").addEventListener("click", () => board.reset());
+function undo() {
+  // take back the person's last decision (the server says why when it cannot)
+  if (!ws || ws.readyState !== 1 || !msg || !msg.can_undo) return;
+  picked = [];
+  hideMenu();
+  ws.send(JSON.stringify({ type: "undo" }));
+}
+$("undobtn").addEventListener("click", undo);
+document.addEventListener("keydown", (e) => {
+  const typing = e.target && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA");
+  if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === "z" && !typing) { e.preventDefault(); undo(); }
+});
 document.addEventListener("keydown", (e) => { if (e.key === "Escape") { picked = []; hideMenu(); tipHide(true); refreshTargets(); } });
 
 function toast(text) {
@@ -255,6 +268,8 @@ function connect() {
       if (m.all) clear(box);
       for (const [who, text] of m.lines) box.append(el("li", {}, el("b", { text: `${who}: ` }), text));
       box.scrollTop = box.scrollHeight;
+    } else if (m.type === "note") {
+      toast(m.message);
     } else if (m.type === "error") {
       busy = false;
       document.body.dataset.busy = "";
