@@ -647,3 +647,66 @@ def test_the_command_palettes_quit_asks_too():
             await pilot.pause()
             assert app.return_code is not None
     asyncio.run(run())
+
+
+def _map_labels(app):
+    """The board pane's map as drawn, split into labels (a region's name, then its counts):
+    None when the pane shows the list alone (no map above it)."""
+    import re
+
+    regions = app.t["board"]["regions"]
+    widget = app._q("#board-text")
+    lines = ["".join(seg.text for seg in widget.render_line(y)).rstrip() for y in range(widget.size.height)]
+    w = min(max(len(r["name"]) for r in regions), 22)
+    first = regions[0]["name"][:22].ljust(w)
+    top = next(i for i, line in enumerate(lines) if line[1:].startswith(first))  # the list's first line
+    drawn = [line for line in lines[:top] if line.strip()]
+    if not drawn:
+        return None
+    labels = []
+    for line in drawn:
+        if re.match(r"\s*\S ", line):
+            continue  # the legend of kind initials under the map
+        for chunk in re.split(r"\s{2,}", line.strip()):
+            m = re.fullmatch(r"(.*?)((?: \d+\S*)*)", chunk)
+            labels.append((m.group(1), sum(int(d) for d in re.findall(r"\d+", m.group(2)))))
+    return labels
+
+
+@pytest.mark.parametrize("name", ["confrontation", "duel"])
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+def test_the_map_draws_each_regions_count_right_after_its_name(name, size):
+    """On the board pane's map each region's count follows its own name on the same row (`The
+    Shire 3`), never under it where it reads as a neighbour's; or the map gives way to the list."""
+    async def run():
+        app = make_app(name, seed=4)
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            seen = 0
+            for step in range(12):
+                labels = _map_labels(app)
+                if labels is not None:
+                    seen += 1
+                    regions = app.t["board"]["regions"]
+                    want = {r["name"].split(" (")[0][:15]: sum(n for _o, _k, n in r["pieces"]) + len(r["items"])
+                            for r in regions}
+                    got = dict(labels)
+                    assert len(got) == len(labels) and set(got) == set(want), (step, labels, want)
+                    assert got == want, (step, labels, want)
+                if app.session.over:
+                    break
+                await decide(app, pilot)
+            if size[0] >= 120:
+                assert seen, "the map is drawn at this size"
+            if size == (80, 24):  # and after the terminal shrank to it from a wide one
+                await pilot.resize_terminal(120, 40)
+                await settle(app, pilot)
+                await pilot.resize_terminal(*size)
+                await pilot.pause(0.3)
+                await settle(app, pilot)
+                labels = _map_labels(app)
+                if labels is not None:
+                    want = {r["name"].split(" (")[0][:15]: sum(n for _o, _k, n in r["pieces"]) + len(r["items"])
+                            for r in app.t["board"]["regions"]}
+                    assert dict(labels) == want, (labels, want)
+    asyncio.run(run())

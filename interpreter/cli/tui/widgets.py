@@ -4,6 +4,7 @@ text (for tests)."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -48,6 +49,17 @@ class Pane(VerticalScroll):
     """A pane of the table (board, cards, players, log): F3 enlarges it to the whole screen."""
 
     ALLOW_MAXIMIZE = True
+    _drawn_width = -1
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The board's map follows the pane's width: drawn again once the pane has its new width
+        (the app's own resize comes before the panes are laid out). Its outer width only, so a
+        scroll bar coming or going does not draw it again and again."""
+        if self.id == "board" and self.outer_size.width != self._drawn_width:
+            self._drawn_width = self.outer_size.width
+            redraw = getattr(self.app, "_redraw", None)
+            if redraw is not None:
+                self.app.call_after_refresh(redraw)
 
 
 class CommandInput(Input):
