@@ -284,6 +284,41 @@ def test_a_screenshot_of_each_board(browser, srv, errors, game, players):
     page.screenshot(path=str(ARTIFACTS / f"page-{game}.png"), full_page=True)
 
 
+def test_the_regions_fields_are_in_the_tooltip_not_on_the_crowded_map(browser, srv, errors):
+    """Risk's board at its default size: each region shows its name and pieces, not its fields line
+    ("land: ... · site: ..."), which would cover the neighbours' names; the fields are in the
+    region's tooltip and under its name while hovered."""
+    res = httpx.post(srv.url + "api/new", json={"game": "risk", "players": 4, "seed": 2, "seats": None}).json()
+    page = open_page(browser, res["play"], errors, viewport={"width": 1280, "height": 900})
+    settle(page)
+    room, _ = srv.lobby.find(token(res["play"]))
+    seat = page.evaluate("document.body.dataset.seat")
+    t = srv.call(lambda: table(room.state, seat))
+    with_fields = [r for r in t["board"]["regions"] if r.get("fields")]
+    assert len(with_fields) > 10
+    # no fields line is drawn on the map at rest
+    shown = page.evaluate("""() => [...document.querySelectorAll('#board .region-label .fields')]
+        .filter(n => { const b = n.getBoundingClientRect(); return b.width > 0 && b.height > 0; }).length""")
+    assert shown == 0
+    # the names' boxes overlap each other less than the names-with-fields boxes would
+    boxes = page.evaluate("""() => [...document.querySelectorAll('#board .region-label')].map(g => {
+        const b = g.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; })""")
+    overlap = sum(max(0, min(a[2], b[2]) - max(a[0], b[0])) * max(0, min(a[3], b[3]) - max(a[1], b[1]))
+                  for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    area = sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes)
+    assert overlap < 0.25 * area, (overlap, area)
+    # hovering a region: its tooltip has its fields, and its own label shows them
+    reg = with_fields[0]
+    page.hover(f'#board [data-region="{reg["id"]}"] .spot', force=True)
+    page.wait_for_selector("#tip:not([hidden])")
+    tip = page.inner_text("#tip")
+    for label, text in reg["fields"]:
+        assert f"{label}: {text}" in tip
+    fields = page.locator(f'#board [data-label="{reg["id"]}"] .fields')
+    assert fields.is_visible()
+    assert page.locator("#board .region-label .fields:visible").count() == 1
+
+
 def test_a_phone_sized_screen(browser, srv, errors):
     res = httpx.post(srv.url + "api/new", json={"game": "confrontation", "seed": 9, "seats": None}).json()
     page = open_page(browser, res["play"], errors, viewport={"width": 390, "height": 844}, is_mobile=True,

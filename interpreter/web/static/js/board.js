@@ -1,7 +1,8 @@
 // The board as SVG, drawn from the table's data alone: regions at their `pos` (a 1000 x 700
 // box), connections styled by kind (arrows where directed), pieces as counted chips in their
-// owner's colour (one shape per kind), items lying in a region as small cards, the region's own
-// fields as a line under its name. Zoom with the wheel, a pinch or the buttons; drag to move.
+// owner's colour (one shape per kind), items lying in a region as small cards. Under a region's
+// name only on hover (and always in its tooltip): its own fields, which drawn for every region
+// at once would cover the neighbours' names. Zoom with the wheel, a pinch or the buttons; drag to move.
 
 import { svg, el, clear, words, ink, itemTip, tipShow, tipHide } from "./common.js";
 
@@ -58,6 +59,8 @@ export class Board {
     this.pieceKinds = [];
     this.inkCache = new Map();
     this.regions = new Map();
+    this.labels = new Map();
+    this.hot = null;
     this._wire();
     this._apply();
   }
@@ -140,6 +143,7 @@ export class Board {
     const layer = svg("g", { class: "regions" });
     const labels = svg("g", { class: "labels" });
     this.regions = new Map();
+    this.labels = new Map();
     const pieceKinds = new Set(this.pieceKinds);
     for (const reg of board.regions) {
       const [x, y] = pos.get(reg.id);
@@ -188,6 +192,7 @@ export class Board {
       const label = svg("g", { class: "region-label", dataset: { label: reg.id } },
         svg("text", { class: "name", x, y: y + r + font * 0.95, "font-size": font, text: reg.name }));
       labels.append(label);
+      this.labels.set(reg.id, label);
       if (reg.fields && reg.fields.length) {
         label.append(svg("text", { class: "fields", x, y: y + r + font * 1.9, "font-size": font * 0.78,
           text: reg.fields.map(([l, t]) => `${l}: ${t}`).join(" · ") }));
@@ -198,8 +203,21 @@ export class Board {
     }
     root.append(layer);
     root.append(labels);
+    const hot = this.hot;
+    this.hot = null;
+    this.hover(hot);
     this.highlight(targets);
     this._legend(table);
+  }
+
+  hover(id) {
+    // the hovered region's label shows its fields line too, raised above the others
+    if (id === this.hot) return;
+    const old = this.labels.get(this.hot);
+    if (old) old.classList.remove("hot");
+    this.hot = id;
+    const label = this.labels.get(id);
+    if (label) { label.classList.add("hot"); label.parentNode.append(label); }
   }
 
   highlight({ next = new Set(), picked = new Set() } = {}) {
@@ -328,6 +346,7 @@ export class Board {
       }
       if (e.pointerType === "mouse") {
         const t = this._target(e);
+        this.hover(t && t.kind === "region" ? t.id : null);
         if (t && t.data) tipShow(t.kind === "region" ? this.regionTip(t.data) : itemTip(t.data, this.ownerName), e.clientX, e.clientY);
         else tipHide();
       }
@@ -335,7 +354,7 @@ export class Board {
     const end = (e) => { pointers.delete(e.pointerId); if (pointers.size < 2) pinch = null; if (!pointers.size) drag = null; };
     s.addEventListener("pointerup", end);
     s.addEventListener("pointercancel", end);
-    s.addEventListener("pointerleave", (e) => { if (e.pointerType === "mouse") tipHide(); });
+    s.addEventListener("pointerleave", (e) => { if (e.pointerType === "mouse") { tipHide(); this.hover(null); } });
     s.addEventListener("click", (e) => {
       if (moved) { moved = false; return; }
       const t = this._target(e);
