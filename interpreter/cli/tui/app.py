@@ -18,7 +18,7 @@ from ...engine.table import table
 from . import panes
 from .session import Session
 from .commands import CommandsMixin
-from .widgets import LONE, CommandInput, InfoScreen, Pane, _command_word, screen_text  # noqa: F401 (screen_text: tests)
+from .widgets import LONE, CommandInput, Pane, command_word, screen_text  # noqa: F401 (screen_text: tests)
 
 GROUP_AT = 8  # more options than this, in several groups: choose the group first
 
@@ -357,7 +357,7 @@ class TableApp(CommandsMixin, App):
             return
         text = event.value.strip()
         self.status = ""
-        if _command_word(text) and text.partition(" ")[0] not in ("q", "quit", "exit"):
+        if command_word(text) and text.partition(" ")[0] not in ("q", "quit", "exit"):
             self.quit_asked = False  # asked to quit, then did something else: ask again next time
         if self._is_command(text) or text in ("?",):
             event.input.value = ""

@@ -8,7 +8,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList
 
 from . import panes
-from .widgets import HELP, LONE, InfoScreen, _command_word
+from .widgets import HELP, LONE, InfoScreen, command_word
 
 
 class CommandsMixin:
@@ -52,7 +52,7 @@ class CommandsMixin:
     def _is_command(self, text: str) -> bool:
         """A typed line is a command, not a filter; but a lone letter (u, s, q, h) is a filter
         while some option holds it (undo, save, quit, help in full are always commands)."""
-        if not _command_word(text):
+        if not command_word(text):
             return False
         if text in LONE:
             d = self._decision()

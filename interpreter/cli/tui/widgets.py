@@ -111,7 +111,7 @@ class InfoScreen(ModalScreen):
         self.dismiss(None)
 
 
-def _command_word(text: str) -> bool:
+def command_word(text: str) -> bool:
     word, sp, rest = text.partition(" ")
     if word in ("why", "look", "s", "save", "l") and (sp or word in ("s", "save")):
         return True
