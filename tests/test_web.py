@@ -180,7 +180,11 @@ def check_message(st, seat, m, log_so_far):
     d = t["decision"]
     if d and st.pending.get("label"):  # the rules' own words for the question ("call gwaihir?")
         words = (st.rules.hud["prompts"].get(st.pending["label"]) or st.pending["label"].replace("_", " "))
-        d = dict(d, prompt=d["prompt"].replace(words, ""))
+        prompt = d["prompt"]
+        for part in (words if isinstance(words, list) else [words]):  # (not the values it reads)
+            if isinstance(part, str):
+                prompt = prompt.replace(part, " ", 1)
+        d = dict(d, prompt=prompt)
     body = dict(m, log=[], table=dict(t, decision=d))
     for part in (body, body["table"]):  # the rule that ended the game is announced to all
         part.pop("victory", None)  # (its name may be a piece's: the Witch-king's victory)

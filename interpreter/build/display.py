@@ -4,7 +4,10 @@ log reads the engine's own lines (a public choice, a kind of victory). Its expre
 checked like any rule's and written into the game's module with them (code.py)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..dsl import ir
+from ..dsl.ir import ANY
 from ..errors import did_you_mean
 from .declare import section
 
@@ -40,7 +43,12 @@ class Displayer:
             marks = {int(k): str(v) for k, v in marks.items() if str(k).lstrip("-").isdigit()}
             r.hud["meters"][name] = {"value": value, "max": top, "per": m.get("per"), "marks": marks,
                                      "doc": m.get("doc", "")}
-        r.hud["prompts"] = {str(k): str(v) for k, v in section(disp, "prompts").items()}
+        for k, text in section(disp, "prompts").items():
+            r.hud["prompts"][str(k)] = self._prompt(gs, str(k), str(text))
+        if "region_line" in disp:
+            r.hud["region_line"] = self.later(self.c.expr_text(
+                disp["region_line"], self.src(gs, ("display", "region_line"), "display of a region"),
+                {"me": ("local", "me", "player"), "r": ("local", "r", "region")}), "display of a region")
         for t, text in section(disp, "items").items():
             if t not in r.item_types:
                 self.err(gs, ("display", "items", t), "E306", f"unknown item type '{t}'",
@@ -65,6 +73,55 @@ class Displayer:
                          did_you_mean(fam, r.zone_families))
             else:
                 r.hud["player_zones"].append(fam)
+
+    def _prompt(self, gs, key, text):
+        """A prompt: its text, or with {expression}s in it the list of its parts, each text or
+        an expression over the locals that every decision asked under `key` has in scope
+        ({{ and }} are braces)."""
+        parts, at, lit = [], 0, ""
+        path = ("display", "prompts", key)
+        while at < len(text):
+            ch = text[at]
+            if ch in "{}" and text[at:at + 2] == ch * 2:
+                lit, at = lit + ch, at + 2
+            elif ch == "}":
+                self.err(gs, path, "E306", f"prompt '{key}' has a }} without its {{", "write }} for a brace")
+                return text
+            elif ch == "{":
+                end = text.find("}", at)
+                if end < 0:
+                    self.err(gs, path, "E306", f"prompt '{key}' has a {{ without its }}", "write {{ for a brace")
+                    return text
+                parts += [lit, self._prompt_value(gs, key, text, at + 1, end)]
+                lit, at = "", end + 1
+            else:
+                lit, at = lit + ch, at + 1
+        return [x for x in parts + [lit] if x != ""] if parts else lit
+
+    def _prompt_value(self, gs, key, text, start, end):
+        places = self.c.decisions.get(key)
+        src = self.src(gs, ("display", "prompts", key), f"prompt {key}")
+        if not places:
+            self.err(gs, src.path, "E306", f"no decision is labelled '{key}' (nor asks the move '{key}' alone)",
+                     did_you_mean(key, self.c.decisions) or "a prompt with {...} needs the locals of its decision",
+                     key=True)
+            return ""
+        scope = {}
+        for name, typ in places[0].items():  # the locals of every place the decision is asked
+            if all(name in p for p in places):
+                scope[name] = ("local", name, typ if all(p[name] == typ for p in places) else ANY)
+        # (the text before it made blank, so that a problem is reported at its column)
+        expr = "".join(c if c == "\n" else " " for c in text[:start]) + text[start:end]
+        diags = self.spec.diags
+        before = len(diags)
+        e = self.c.expr_text(expr, src, scope)
+        some = {n for p in places for n in p} - set(scope)
+        for i in range(before, len(diags)):  # a local that only some of its places have: say so
+            name = diags[i].message.partition("unknown name '")[2].rstrip("'")
+            if diags[i].code == "E301" and name in some:
+                diags[i] = replace(diags[i], hint=f"'{name}' is a local where some '{key}' decisions are asked, "
+                                                  f"not all ({len(places)} places)")
+        return self.later(e, f"prompt {key}")
 
     def _log_texts(self, g, gs):
         """display: choices: and victories: how the log reads a public choice (a one_of's branch)

@@ -100,6 +100,8 @@ def link(r, decl, fnames, module: dict, key: str, namespace, fresh: bool = False
     hud["zones"] = [(text, fn(f)) for text, f in hud["zones"]]
     for m in hud["meters"].values():
         m["value"], m["max"] = fn(m["value"]), fn(m["max"])
+    hud["prompts"] = {k: [fn(x) for x in v] if isinstance(v, list) else v for k, v in hud["prompts"].items()}
+    hud["region_line"] = fn(hud.get("region_line"))
     r.evaluate = fn(r.evaluate)
     r.team_decider = fn(r.team_decider)
     r.functions = {name: ns[f"f_{name}"] for name in fnames}

@@ -78,6 +78,9 @@ class Checker:
         self._param_of: dict = {}     # id(scope entry) -> (entry, owner, index)
         self._needs: dict = {}        # (owner, index) -> {type: where it is needed}
         self._calls: list = []        # (owner, index, arg type, arg node, src, arg's own param key)
+        # where each decision is asked, by its label (an ask: 'ask' and its lone move): the types
+        # of the locals in scope there, one dict per place (a display prompt may read them)
+        self.decisions: dict = {}
 
     # ------------------------------------------------------------ diagnostics
     def error(self, src: Src, node, code, message, hint=""):
@@ -766,8 +769,12 @@ class Checker:
             self.error(src, by, "E402", f"'by' needs a player, got {e.type}")
         return e
 
+    def _decision(self, key, scope):
+        self.decisions.setdefault(key, []).append({n: e[2] for n, e in scope.items() if e[0] == "local"})
+
     def s_choose(self, node, scope, src):
         var, opts, where, by, label, optional, about = node.a
+        self._decision(label, scope)
         options = self.to_list(self.expr(opts, scope, src))
         ab = self.expr(about, scope, src) if about is not None else None
         scope[var] = ("local", var, ANY)
@@ -776,6 +783,9 @@ class Checker:
 
     def s_ask(self, node, scope, src):
         names, by = node.a
+        self._decision("ask", scope)
+        if len(names) == 1:
+            self._decision(names[0][0], scope)
         for n, (line, col) in names:
             if n not in self.r.moves:
                 self.error(src, Node("x", [], line, col), "E304", f"unknown move '{n}'",
@@ -784,6 +794,7 @@ class Checker:
 
     def _branches(self, kind, node, scope, src):
         label, by, branches = node.a
+        self._decision(label, scope)
         out, seen = [], set()
         for name, cond, blk, (line, col) in branches:
             if name in seen:
@@ -801,6 +812,7 @@ class Checker:
 
     def s_may(self, node, scope, src):
         label, by, blk = node.a
+        self._decision(label, scope)
         byf = self._by(by, scope, src)
         return ir.Branches("may", label, byf, [("yes", None, self.block(blk, scope, src)), ("no", None, None)])
 

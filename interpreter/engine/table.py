@@ -41,6 +41,14 @@ def words(rules, v) -> str:
     return rules.display(v)
 
 
+def in_a_row(rules, v):
+    """A display expression's value as a line: a list reads as words in a row, leaving out
+    what is none or empty (['you pay', 2, 'coins'] -> "you pay 2 coins"); none is no line."""
+    if isinstance(v, list):
+        return " ".join(words(rules, x) for x in v if x not in (None, [], ""))
+    return None if v is None else words(rules, v)
+
+
 def _safe(f, st, env):
     try:
         return f(st, env)
@@ -57,10 +65,7 @@ def item(rules, st, iid, viewer, shown_as=None) -> dict:
     line = None
     f = rules.hud["items"].get(p.get("type"))
     if f is not None:
-        v = _safe(f, st, {"me": viewer, "this": iid})
-        # a list reads as words in a row: ['you pay', 2, 'coins'] -> "you pay 2 coins"
-        line = None if v is None else (" ".join(words(rules, x) for x in v if x not in (None, [], ""))
-                                       if isinstance(v, list) else words(rules, v))
+        line = in_a_row(rules, _safe(f, st, {"me": viewer, "this": iid}))
     return {"id": iid, "name": rules.display(iid), "type": p.get("type"), "text": rules.item_words.get(iid, ""),
             "line": line, "face": "down" if iid in st.facedown else "up",
             "props": {k: words(rules, v) for k, v in p.items()
@@ -102,14 +107,13 @@ def decision(rules, st, viewer) -> dict | None:
     p = st.pending
     if p is None or st.over or p["player"] != viewer:
         return None
-    prompts = rules.hud["prompts"]
     kind = p["type"]
     if kind == "ask":  # a prompt of its own for a lone move (place: 'place a character'), else the game's
         lone = p["moves"][0] if len(p.get("moves") or ()) == 1 else None
-        prompt = prompts.get(lone) or prompts.get("ask", "your move")
+        prompt = _prompt(st, lone) or _prompt(st, "ask") or "your move"
     else:
         label = p.get("label", "")
-        prompt = prompts.get(label) or label.replace("_", " ") + "?"
+        prompt = _prompt(st, label) or label.replace("_", " ") + "?"
         if p.get("about") is not None:
             prompt += f" ({rules.display(p['about'])})"
     options = []
@@ -137,11 +141,24 @@ def decision(rules, st, viewer) -> dict | None:
         if len(named) == 1:
             iid = o["about"] = named.pop()
             if iid not in lines:
-                lines[iid] = item(rules, st, iid, viewer).get("line")
+                # (a region's line: display: region_line, e.g. who holds it and with how much)
+                lines[iid] = (in_a_row(rules, _safe(rules.hud["region_line"], st, {"me": viewer, "r": iid}))
+                              if iid in rules.region_order and rules.hud.get("region_line")
+                              else item(rules, st, iid, viewer).get("line"))
             o["line"] = lines[iid]
         options.append(o)
     return {"player": viewer, "kind": kind, "prompt": prompt, "options": options,
             "groups": groups(options)}
+
+
+def _prompt(st, key):
+    """The prompt display: prompts: gives the decision asked under `key`, its {expressions}
+    read in the scope of the rule asking it (the top frame's locals); None when it has none."""
+    text = st.rules.hud["prompts"].get(key)
+    if not isinstance(text, list):
+        return text
+    env = st.stack[-1][2] if st.stack else {}
+    return "".join(x if isinstance(x, str) else in_a_row(st.rules, _safe(x, st, env)) or "" for x in text)
 
 
 def group_label(labels: list) -> str:

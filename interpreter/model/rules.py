@@ -141,7 +141,7 @@ class Rules:
         self.choice_log: dict = {}  # display: choices: (one_of label, branch) -> how it reads in the log
         self.victory_names: dict = {}  # display: victories: a victory -> how it reads in the log
         self.hud = {"players": {}, "regions": {}, "zones": [], "player_zones": [], "meters": {}, "prompts": {},
-                    "items": {}}  # display: (engine.table turns it into what a table shows)
+                    "items": {}, "region_line": None}  # display: (engine.table turns it into what a table shows)
         self.item_text: dict = {}    # item -> its effect code, as written (for modders)
         self.item_words: dict = {}   # item -> its `text:`, what it does in words (for players)
         self.chan_bits: dict = {}

@@ -1,0 +1,106 @@
+"""What a player reads at a decision (engine/table.decision): a prompt may name what the question
+is about ({expression} over the asking rule's locals, display: prompts:), an option about one
+region ends with the region's line (display: region_line:), and the games' option lines and
+questions say enough to choose without the rulebook."""
+from pathlib import Path
+
+import pytest
+
+from interpreter import check_game, load_game
+from interpreter.engine.table import table
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# a tiny game: each player puts pawns on the board, the question saying how many are left; the
+# label `spot` is asked in two procedures, which share the local `left` only
+TINY = """
+kind: game
+name: tiny
+players: [red, blue]
+include: [board.yaml]
+pieces:
+  pawn: {per_player: 4}
+vars:
+  turn_no: 1
+procedures:
+  place_some(n): |
+    let left = n
+    while left > 0 {
+      choose r in regions() label spot
+      place(pawn, me, 1, r)
+      left -= 1
+    }
+  place_one: |
+    let left = 1
+    let extra = 0
+    choose r in regions() label spot
+    place(pawn, me, 1, r)
+flow: |
+  place_some(2, me=red)
+  place_one(me=blue)
+  may again by red { turn_no += 1 }
+display:
+  prompts:
+    spot: PROMPT
+    again: "go on{{ }}?"
+  region_line: "[pieces(pawn, me, r), 'of yours', if r == north then 'cold' else none]"
+"""
+BOARD = """
+kind: board
+regions:
+  north: {}
+  south: {}
+connections:
+  - [north, south]
+"""
+
+
+def _tiny(tmp_path, prompt):
+    d = tmp_path / "tiny"
+    d.mkdir()
+    (d / "game.yaml").write_text(TINY.replace("PROMPT", prompt))
+    (d / "board.yaml").write_text(BOARD)
+    return str(d)
+
+
+def _decision(st, who=None):
+    return table(st, who or st.current_player)["decision"]
+
+
+def test_a_prompt_reads_the_locals_of_the_rule_asking_it(tmp_path):
+    st = load_game(_tiny(tmp_path, '"put a pawn where? ({left} left, turn {turn_no}, {me})"')).new_game(seed=1)
+    assert _decision(st)["prompt"] == "put a pawn where? (2 left, turn 1, red)"
+    st.apply("choose:spot:north")
+    assert _decision(st)["prompt"] == "put a pawn where? (1 left, turn 1, red)"
+    st.apply("choose:spot:south")
+    assert _decision(st)["prompt"] == "put a pawn where? (1 left, turn 1, blue)"  # the other procedure
+    st.apply("choose:spot:north")
+    assert _decision(st)["prompt"] == "go on{ }?"  # {{ and }} are braces
+
+
+def test_an_option_about_one_region_ends_with_its_line(tmp_path):
+    st = load_game(_tiny(tmp_path, "where?")).new_game(seed=1)
+    st.apply("choose:spot:north")
+    lines = {o["value"]: o["line"] for o in _decision(st)["options"]}
+    assert lines == {"north": "1 of yours cold", "south": "0 of yours"}
+
+
+@pytest.mark.parametrize("prompt,wrong,hint", [
+    # a local of one of the two places `spot` is asked only
+    ('"where? ({extra} extra)"', "unknown name 'extra'", "where some 'spot' decisions are asked, not all"),
+    ('"where? ({lef} left)"', "unknown name 'lef'", "did you mean 'left'"),
+    ('"where? ({left left)"', "{ without its }", "{{"),
+    ('"where? {left}}"', "} without its {", "}}"),
+])
+def test_a_prompt_reading_what_its_decision_does_not_have_is_reported(tmp_path, prompt, wrong, hint):
+    diags = [d for d in check_game(_tiny(tmp_path, prompt)) if d.severity == "error"]
+    assert len(diags) == 1 and wrong in diags[0].message and hint in diags[0].hint, [str(d) for d in diags]
+    assert diags[0].path.endswith("game.yaml") and diags[0].line == 29
+
+
+def test_a_prompt_with_a_value_must_name_a_decision(tmp_path):
+    path = _tiny(tmp_path, "where?")
+    text = Path(path, "game.yaml").read_text().replace('    again: "go on{{ }}?"', '    agian: "go on {turn_no}?"')
+    Path(path, "game.yaml").write_text(text)
+    diags = [d for d in check_game(path) if d.severity == "error"]
+    assert len(diags) == 1 and "no decision is labelled 'agian'" in diags[0].message and "again" in diags[0].hint
