@@ -8,6 +8,7 @@ import pytest
 
 from interpreter import check_game, load_game
 from interpreter.engine.table import table
+from interpreter.scenario import load_scenarios, run_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -104,3 +105,45 @@ def test_a_prompt_with_a_value_must_name_a_decision(tmp_path):
     Path(path, "game.yaml").write_text(text)
     diags = [d for d in check_game(path) if d.severity == "error"]
     assert len(diags) == 1 and "no decision is labelled 'agian'" in diags[0].message and "again" in diags[0].hint
+
+
+# ------------------------------------------------------------------ the games
+def _scenario(game: str, file: str, name: str, actions: int | None = None, **extra):
+    """The state a game's scenario reaches (its first `actions` actions only, when given)."""
+    sc = next(s for s, _, _ in load_scenarios(ROOT / "games" / game / "scenarios" / file) if s["name"] == name)
+    sc = dict(sc, **extra)
+    if actions is not None:
+        sc["actions"] = sc["actions"][:actions]
+    for k in ("expect", "log", "then_legal", "then_illegal", "winners", "victory"):
+        sc.pop(k, None)
+    return run_scenario(load_game(game), sc)
+
+
+def test_a_confrontation_text_card_says_what_it_does():
+    """001 "Card Mechanics": a text card has an effect instead of a value; choosing a card, the
+    player reads each card's effect in short (its `brief:`), each strength card what it adds."""
+    st = _scenario("confrontation", "cards.yaml", "Elven Cloak makes Sauron's strength card count zero", 2)
+    d = _decision(st, "fellowship")
+    assert d["prompt"] == "play which combat card? (in secret)"
+    lines = {o["value"]: o["line"] for o in d["options"]}
+    assert lines["elven_cloak"] == "Sauron's strength card counts 0"
+    assert lines["noble_sacrifice"] == "both fighting characters fall"
+    assert lines["f_retreat"] == "your character withdraws backwards, if it can"
+    assert lines["f_magic"] == "swap it for one of your used cards"
+    assert lines["f3"] == "adds 3 to strength"
+    rules = st.rules
+    for c, line in lines.items():
+        assert line and line != "text card", c
+        if rules.props[c]["special"]:
+            assert line == rules.props[c]["brief"]
+
+
+def test_the_deluxe_special_cards_say_what_they_do():
+    st = load_game("confrontation", mods=("deluxe",)).new_game(seed=1)
+    for _ in range(60):
+        d = _decision(st)
+        if d["prompt"].startswith("keep which special card"):
+            break
+        st.apply(st.legal_actions()[0])
+    lines = {o["value"]: o["line"] for o in d["options"]}
+    assert lines and all(st.rules.props[c]["brief"] in line and " · played " in line for c, line in lines.items())
