@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import check_game, load_game
-from interpreter.engine.table import table
+from interpreter.engine.table import item, table
 from interpreter.scenario import load_scenarios, run_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -147,3 +147,49 @@ def test_the_deluxe_special_cards_say_what_they_do():
         st.apply(st.legal_actions()[0])
     lines = {o["value"]: o["line"] for o in d["options"]}
     assert lines and all(st.rules.props[c]["brief"] in line and " · played " in line for c, line in lines.items())
+
+
+@pytest.mark.parametrize("dice,choices,prompt", [
+    (["character", "event"], ["choose:die:character"], "which action for the character die?"),
+    (["army_muster", "event"], ["choose:die:army_muster"], "which action for the army/muster die?"),
+    (["will", "event"], ["choose:die:will", "choose:will_as:muster"],
+     "which action for the will of the West die, used as muster?"),
+])
+def test_war_of_the_ring_asks_which_action_for_the_die_it_names(dice, choices, prompt):
+    """002 "Action Dice > Actions": what a die may do depends on its result, so the question
+    names the die (and what a Will of the West is used as)."""
+    st = _scenario("war-of-the-ring", "dice.yaml",
+                   "a die is spent without effect only when the player discards it, and the log says so", 3)
+    st.edit({"vars": {"dice.free_peoples": dice, "dice.shadow": []}})
+    for a in ["choose:turn_action:use_die"] + choices:
+        st.apply(a)
+    assert st.pending["label"] == "action"
+    assert _decision(st, "free_peoples")["prompt"] == prompt
+
+
+def _wotr_dice(dice, *actions):
+    """War of the Ring, turn 1, the Free Peoples to act with these dice (the Shadow has none)."""
+    st = _scenario("war-of-the-ring", "dice.yaml",
+                   "a die is spent without effect only when the player discards it, and the log says so", 3)
+    st.edit({"vars": {"dice.free_peoples": dice, "dice.shadow": []}})
+    for a in actions:
+        st.apply(a)
+    return _decision(st, "free_peoples"), st
+
+
+def test_war_of_the_ring_options_name_decks_armies_and_combat_halves():
+    d, _ = _wotr_dice(["event", "army"], "choose:turn_action:use_die", "choose:die:event", "choose:action:draw")
+    assert d["prompt"] == "draw from which deck?"
+    assert [o["text"] for o in d["options"]] == ["Free Peoples Character", "Free Peoples Strategy"]
+    # an army to move: each region says which figures stand there
+    d, st = _wotr_dice(["army"], "choose:turn_action:use_die", "choose:action:move_armies")
+    lines = {o["value"]: o["line"] for o in d["options"]}
+    assert lines["minas_tirith"] == "Gondor 3 regular 1 elite 1 leader", lines
+    # an Event card: the die icon that plays it and its Combat half
+    cards = [i for z in table(st, "free_peoples")["zones"] if z["id"] == "hand.free_peoples" for i in z["items"]]
+    assert cards and all(c["line"] == f"{st.rules.display(st.rules.props[c['id']]['icon'])} icon · Combat: "
+                         f"{st.rules.props[c['id']]['combat']}" for c in cards)
+    # the Witch-king's level is unlimited (cards/characters.yaml writes it 99)
+    assert item(st.rules, st, "witch_king", "shadow")["line"] == "level unlimited · leadership 2"
+
+
