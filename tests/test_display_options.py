@@ -193,3 +193,38 @@ def test_war_of_the_ring_options_name_decks_armies_and_combat_halves():
     assert item(st.rules, st, "witch_king", "shadow")["line"] == "level unlimited · leadership 2"
 
 
+def test_risk_placements_say_who_holds_the_territory_and_what_is_left():
+    """004 "Setup" and "Receive and Place Reinforcements": placing, a player sees each
+    territory's battalions and whose they are, and how many are left to place."""
+    game = load_game("risk")
+    st = game.new_game(seed=1, players=3)
+    d = _decision(st)
+    assert d["prompt"] == "claim which territory?"
+    assert d["options"] and all(o["line"].startswith("empty · ") for o in d["options"])
+    while st.pending.get("label") == "claim":
+        st.apply(st.legal_actions()[0])
+    d = _decision(st)
+    p = st.current_player
+    left = st.vars[f"to_place.{p}"]
+    assert d["prompt"] == f"put one more battalion on which territory? ({left} left to place)"
+    n = game.expression("n(me, r)", names=("me", "r"))
+    for o in d["options"]:
+        land = st.rules.display(st.rules.props[o["value"]]["land"])
+        assert o["line"] == f"{n(st, {'me': p, 'r': o['value']})} battalion(s), yours · {land}"
+    # the turn's reinforcements: where, then how many there, with what is left to place
+    for _ in range(400):
+        if st.pending.get("label") == "place_on":
+            break
+        st.apply(st.legal_actions()[0])
+    p = st.current_player
+    d = _decision(st)
+    income = st.vars["income"]
+    assert d["prompt"] == f"place reinforcements on which territory? ({income} left to place)"
+    assert all(o["line"].endswith(" · " + st.rules.display(st.rules.props[o["value"]]["land"])) and
+               ", yours" in o["line"] for o in d["options"])
+    st.apply(d["options"][0]["id"])
+    where = st.rules.display(d["options"][0]["value"])
+    assert _decision(st)["prompt"] == f"how many battalions on {where}? ({income} left to place)"
+    st.apply("choose:how_many:1")
+    if st.pending.get("label") == "place_on" and st.current_player == p:
+        assert _decision(st)["prompt"] == f"place reinforcements on which territory? ({income - 1} left to place)"
