@@ -228,3 +228,31 @@ def test_risk_placements_say_who_holds_the_territory_and_what_is_left():
     st.apply("choose:how_many:1")
     if st.pending.get("label") == "place_on" and st.current_player == p:
         assert _decision(st)["prompt"] == f"place reinforcements on which territory? ({income - 1} left to place)"
+
+
+def test_risk_invasion_questions_name_the_territories_and_count_both_sides():
+    """004 "Step 2: Combat": the dice questions name the territory invaded and the battalions on
+    each side; after a battle, the question counts those of the territory attacked from now (the
+    invasion may switch to another: Invasion Continuation)."""
+    st = _scenario("risk", "combat.yaml", "after a battle the attacker may switch to another territory next to "
+                   "the invaded one, in the same invasion", 5)
+    n = load_game("risk").expression("n(me, r)", names=("me", "r"))
+    count = lambda p, t: n(st, {"me": p, "r": t})  # noqa: E731
+    assert _decision(st, "yellow")["prompt"] == "attack Buckland with how many dice? (12 battalion(s) against 12)"
+    st.apply("choose:attack_dice:3")
+    assert _decision(st, "red")["prompt"] == "defend Buckland with how many dice? (12 battalion(s) against 12)"
+    st.apply("choose:defence_dice:2")
+    assert _decision(st, "yellow")["prompt"] == (f"go on attacking Buckland? ({count('yellow', 'the_shire')} "
+                                                  f"battalion(s) in The Shire against {count('red', 'buckland')})")
+    st.apply("choose:carry_on:switch")
+    d = _decision(st, "yellow")
+    assert d["prompt"] == "go on invading Buckland from which territory?"
+    lines = {o["text"]: o["line"] for o in d["options"]}
+    assert lines["Old Forest"] == "4 battalion(s), yours · Arnor"
+    assert lines["Fornost"] == "2 battalion(s), yours + Leader · Arnor"
+    st.apply("choose:attack_from:old_forest")
+    assert _decision(st, "yellow")["prompt"].startswith("attack Buckland with how many dice? (4 battalion(s) against ")
+    st.apply("choose:attack_dice:3")
+    st.apply("choose:defence_dice:2")
+    assert _decision(st, "yellow")["prompt"] == (f"go on attacking Buckland? ({count('yellow', 'old_forest')} "
+                                                  f"battalion(s) in Old Forest against {count('red', 'buckland')})")
