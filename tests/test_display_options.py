@@ -256,3 +256,13 @@ def test_risk_invasion_questions_name_the_territories_and_count_both_sides():
     st.apply("choose:defence_dice:2")
     assert _decision(st, "yellow")["prompt"] == (f"go on attacking Buckland? ({count('yellow', 'old_forest')} "
                                                   f"battalion(s) in Old Forest against {count('red', 'buckland')})")
+
+
+def test_a_duel_landmark_line_leaves_out_the_surcharge_the_dwarves_token_waives():
+    """003 "Race alliances" (Dwarves token: no surcharge for your Fortresses): the tile's line says
+    "+ 1 coin per Fortress of yours" only to a player who pays it; "you pay" is the price."""
+    st = _scenario("duel", "tokens.yaml", "Dwarves token 1 - a Landmark's price leaves out the Fortress surcharge, and only that")
+    mine = item(st.rules, st, "helms_deep", "fellowship")["line"]
+    theirs = item(st.rules, st, "helms_deep", "sauron")["line"]
+    assert mine.startswith("you pay 6 ") and "per Fortress" not in mine, mine
+    assert theirs.startswith("you pay 8 ") and "+ 1 coin per Fortress of yours" in theirs, theirs
