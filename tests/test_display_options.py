@@ -266,3 +266,15 @@ def test_a_duel_landmark_line_leaves_out_the_surcharge_the_dwarves_token_waives(
     theirs = item(st.rules, st, "helms_deep", "sauron")["line"]
     assert mine.startswith("you pay 6 ") and "per Fortress" not in mine, mine
     assert theirs.startswith("you pay 8 ") and "+ 1 coin per Fortress of yours" in theirs, theirs
+
+
+def test_a_confrontation_move_option_carries_the_characters_line():
+    """An option naming one character and one region (move Frodo to Cardolan) is about the
+    character: it carries the character's line (display: items: character), its strength and
+    how it moves, so that a player choosing a move sees what each character can do."""
+    st = _scenario("confrontation", "movement.yaml", "a Fellowship character moves exactly one region forward", 0)
+    d = _decision(st, "fellowship")
+    go = {o["id"]: o for o in d["options"]}
+    o = go["go:frodo:cardolan"]
+    assert o["about"] == "frodo"
+    assert o["line"] == "strength 1 · moves one region forward"

@@ -134,9 +134,12 @@ def decision(rules, st, viewer) -> dict | None:
             o["args"] = {}
             o["text"] = ("none (stop)" if a.payload is None else words(rules, a.payload)) if kind == "choose" \
                 else str(a.payload).replace("_", " ") + (" next" if kind == "order" else "")
-        # the one item (card, tile...) the option is about, and its line: what it costs the
-        # viewer, say, so that a list of options is enough to plan with
+        # the one item (card, tile, character...) the option is about, and its line: what it
+        # costs the viewer, say, so that a list of options is enough to plan with; an item moved
+        # to a region (one item and one region named) is about the item
         named = {v for v in (*o["args"].values(), o["value"]) if isinstance(v, str) and v in rules.props}
+        if len(named) == 2:
+            named = {v for v in named if v not in rules.region_order} or named
         o["about"] = o["line"] = None
         if len(named) == 1:
             iid = o["about"] = named.pop()
