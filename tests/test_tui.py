@@ -262,7 +262,10 @@ def test_save_and_look_and_why_from_the_table(tmp_path):
             await pilot.pause()
             await type_line(app, pilot, "why landmark:erebor")
             text = screen_text(app)
-            assert "not legal" in text and "Take a Landmark tile" in text
+            # the answer in a player's words first, then the rule and its rulebook citation
+            assert "You cannot take landmark Erebor now." in text
+            assert "It needs your coins (3) to be at least your landmark price for Erebor (6)." in text
+            assert text.index("It needs your coins") < text.index("Take a Landmark tile")
             await pilot.press("escape")
             await type_line(app, pilot, "help")
             assert "undo" in screen_text(app)

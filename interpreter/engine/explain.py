@@ -1,68 +1,29 @@
-"""Why an action is not legal, in the rules' own terms.
+"""Why an action is not possible, in a player's words first and the rules' terms after.
 
-``explain(state, text, viewer)`` takes an action id (``take:c1_04:play``) or words naming an
-action, finds the move (or the choice) it belongs to, and says what stops it:
+``explain(state, text, viewer)`` takes an action id (``buy:card_7``) or words naming an action
+or an option (a card's or a region's printed name), finds the move (or the choice) it belongs to, and
+says what stops it:
 
 * the decision is someone else's, or the game is asking something else now;
-* an argument is not among the values the move's ``args:`` expression allows;
-* a part of the move's ``if:`` is false: the condition is split into its ``and`` parts and the
-  first false one is reported, with the values of both sides of a comparison.
+* an argument of a move, or a value of a choice, is not among the values its rule allows (and,
+  when the list is a game function, the condition inside it that leaves the value out);
+* a part of the move's ``if:`` (or of a ``one_of`` branch's condition) is false: the first false
+  part of an ``and``, with the values of both sides of a comparison.
 
-It cites the rule: the file and line of the move and the comment lines written just above it
-(the rule files cite their rulebook section there), and the comments above each game function
-the failing part calls. Values that would name an item hidden from the viewer are shown as
-"(hidden)". Nothing here knows a game.
+The answer (``answer``) is in words (engine/wording.py: "It needs your coins (2) to be at least
+your price for the Spyglass (4)."). Then, for rule authors, the rule: its file and line, the
+failing part as rule text, the comment lines written just above the rule (the rule files cite
+their rulebook section there) and above each game function the failing part calls. Values that
+would name an item hidden from the viewer are shown as "(hidden)". Nothing here knows a game.
 """
 from __future__ import annotations
 
 import re
 
 from ..model.rules import fmt_value
-
-def _at_top(text: str):
-    """The indexes of text standing at bracket depth 0, outside quotes."""
-    depth, quote = 0, None
-    for i, ch in enumerate(text):
-        if quote:
-            quote = None if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif depth == 0:
-            yield i
-
-
-def _word_at(text: str, word: str, i: int) -> bool:
-    """Whether `word` stands at i as a whole word."""
-    j = i + len(word)
-    return text.startswith(word, i) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")) \
-        and (j >= len(text) or not (text[j].isalnum() or text[j] == "_"))
-
-
-def _split_top(text: str, word: str) -> list[str]:
-    """Split text at a keyword standing at bracket depth 0 (outside quotes)."""
-    parts, start = [], 0
-    for i in _at_top(text):
-        if i >= start and _word_at(text, word, i):
-            parts.append(text[start:i])
-            start = i + len(word)
-    parts.append(text[start:])
-    return [p.strip() for p in parts]
-
-
-def _split_cmp(text: str):
-    """(left, op, right) of a comparison at bracket depth 0 (outside quotes), or None."""
-    for i in _at_top(text):
-        for op in (">=", "<=", "==", "!=", ">", "<"):
-            if text.startswith(op, i):
-                return text[:i].strip(), op, text[i + len(op):].strip()
-        m = re.match(r"(not\s+in|in)\b", text[i:])
-        if m and (i == 0 or text[i - 1] == " "):
-            return text[:i].strip(), " ".join(m.group(1).split()), text[i + m.end():].strip()
-    return None
+from .table import question
+from .ruletext import Evaluator, expression, statement_of, unparse
+from .wording import for_game, sentences
 
 
 def hidden_items(st, viewer) -> set:
@@ -169,38 +130,15 @@ def make_id(m, env) -> str:
     return m.id_fmt.format(**{k: fmt_value(v) for k, v in env.items() if k != "me"})
 
 
-class _Eval:
-    """Evaluates rule text against a state (on a clone: nothing changes). It needs the Game (the
-    rules as checked at load), through Game.expression; without it, nothing is evaluated."""
-
-    def __init__(self, st, game=None):
-        self.st = st.clone()
-        self.game = game
-        self._cache: dict = {}
-
-    def __call__(self, text, env, scope_names):
-        if self.game is None or not hasattr(self.game, "expression"):
-            raise ValueError("the rules' text cannot be evaluated here")
-        names = ("me",) + tuple(n for n in scope_names if n != "me")
-        key = (str(text), names)
-        f = self._cache.get(key)
-        if f is None:
-            try:
-                f = self._cache[key] = self.game.expression(str(text), names)
-            except Exception as exc:  # RuleError: text that does not check
-                raise ValueError(str(exc).splitlines()[0] if str(exc) else "cannot read it") from None
-        self.st.work = 0
-        return f(self.st, dict(env))
-
-
-def _function_notes(game, text) -> list[tuple[str, list[str], str]]:
-    """(function, the comments above its definition, where) for each game function text calls."""
+def _function_notes(game, text, also=()) -> list[tuple[str, list[str], str]]:
+    """(function, the comments above its definition, where) for each game function text calls,
+    then for those named in also (the functions opened to find the reason)."""
     out = []
     decl = getattr(game, "declarations", None)
     functions = getattr(decl, "functions", None) or {}
-    for name, fn in functions.items():
-        if not re.search(r"\b" + re.escape(name) + r"\b", text):
-            continue
+    called = [n for n in functions if re.search(r"\b" + re.escape(n) + r"\b", text)]
+    for name in dict.fromkeys(called + [n for n in also if n in functions]):
+        fn = functions[name]
         src = getattr(fn, "src", None)
         if src is None or getattr(src, "source", None) is None:
             continue
@@ -221,13 +159,18 @@ def candidates(st, text: str, viewer=None, game=None) -> list[str]:
     found = []
     p = st.pending
     if p is not None and p.get("player") == viewer and p["type"] == "ask":
-        ev = _Eval(st, game)
+        ev = Evaluator(st, game)
         for name in p["moves"]:
             m = rules.moves[name]
             for aid, label in _enumerate_unfiltered(ev, rules, m, viewer, hidden_items(st, viewer)):
                 hay = (aid + " " + label).lower()
                 if all(w in hay for w in words):
                     found.append(aid)
+    elif p is not None and p.get("player") == viewer and p["type"] in ("choose", "branch", "order"):
+        kind = "order" if p["type"] == "order" else "choose"
+        values = _choice_values(st, p, words, viewer)
+        exact = [v for v in values if text.lower() in (str(v).lower(), rules.display(v).lower())]
+        found += [f"{kind}:{p['label']}:{fmt_value(v)}" for v in exact + [v for v in values if v not in exact]]
     for aid, a in legal.items():
         if aid not in found and all(w in (aid + " " + a.label).lower() for w in words):
             found.append(aid)
@@ -270,27 +213,34 @@ def _enumerate_unfiltered(ev, rules, m, viewer, hidden, limit=2000):
 def explain(st, text: str, viewer=None, game=None) -> dict:
     """Why the action named by `text` is (not) legal for `viewer` now (game: the loaded Game, to
     evaluate the rules' text; without it the failing part is not found). Returns
-    {"action", "legal", "reason", "rule", "cites": [comment lines], "notes": [[function, [lines], where]],
-     "text": the whole explanation in words}."""
+    {"action", "legal", "answer": in a player's words, "reason": in the rules' terms, "rule",
+     "cites": [comment lines], "notes": [[function, [lines], where]], "text": the answer, then
+     the rule}."""
     rules = st.rules
     hidden = hidden_items(st, viewer)
     ids = candidates(st, text, viewer, game)
     legal_ids = {a.id: a for a in st.legal_actions()} if st.current_player == viewer else {}
     if not ids:
-        return _out(text, False, f"no action matches {text!r}; name an action by its id or its words", None)
+        return _out(text, False, f"no action matches {text!r}; name an action by its id or its words", None,
+                    answer=f"Nothing you could choose now is called {text!r}: name an option by its words "
+                           "(as the list shows it) or by its id.")
     # prefer an illegal candidate (the question is why not), the first one otherwise
     illegal = [i for i in ids if i not in legal_ids]
     aid = illegal[0] if illegal else ids[0]
     if aid in legal_ids:
-        return _out(aid, True, f"{legal_ids[aid].label}: this is legal now", None)
+        return _out(aid, True, f"{legal_ids[aid].label}: this is legal now", None,
+                    answer=f"You can do that now: it is one of your options ({legal_ids[aid].label}).")
     if st.over:
-        return _out(aid, False, "the game is over", None)
+        return _out(aid, False, "the game is over", None, answer="The game is over: nothing more can be done.")
     p = st.pending
     if p is None or p.get("player") != viewer:
         who = rules.display(p["player"]) if p else "nobody"
-        return _out(aid, False, f"it is not your decision now: {who} is to act", None)
+        return _out(aid, False, f"it is not your decision now: {who} is to act", None,
+                    answer=f"It is not your decision now: {who} is to act.")
+    ev = Evaluator(st, game)
+    say = for_game(st, ev, game, viewer, hidden)
     if aid.startswith("choose:") or aid.startswith("order:"):
-        return _explain_choice(st, aid, p, hidden)
+        return _explain_choice(st, aid, p, say, game)
     # a move: which one, with which arguments
     for name, m in rules.moves.items():
         params = [n for n, _ in m.params]
@@ -300,13 +250,18 @@ def explain(st, text: str, viewer=None, game=None) -> dict:
         source, path, entry = _move_entry(m)
         cites = comments_above(source, path) if source is not None else []
         where = f"{_where(source, path)} (move {name})" if source is not None else f"move {name}"
-        if name not in p["moves"] if p["type"] == "ask" else True:
-            asked = (", ".join(p["moves"]) if p["type"] == "ask" else p.get("label", p["type"]))
-            return _out(aid, False, f"the game does not offer move {name} now; it asks for: {asked}", where, cites)
         env = {"me": viewer}
-        ev = _Eval(st, game)
         for n in params:
             env[n] = _value_of(rules, mt.group(n))
+        try:
+            doing = m.label_fmt.format(**{k: say.value(env[k]) for k in params})
+        except (KeyError, IndexError, ValueError):
+            doing = aid
+        cannot = f"You cannot {doing} now."
+        if name not in p["moves"] if p["type"] == "ask" else True:
+            asked = (", ".join(p["moves"]) if p["type"] == "ask" else p.get("label", p["type"]))
+            return _out(aid, False, f"the game does not offer move {name} now; it asks for: {asked}", where, cites,
+                        answer=f"You cannot {doing} now: the game is asking something else ({question(st)}).")
         # arguments: each in its domain, in order (a later one may depend on an earlier one)
         args = entry.get("args") or {}
         for i, n in enumerate(params):
@@ -314,75 +269,87 @@ def explain(st, text: str, viewer=None, game=None) -> dict:
             try:
                 dom = list(m.params[i][1](ev.st, env))
             except Exception as exc:
-                return _out(aid, False, f"the values of {n} cannot be listed: {exc}", where, cites)
+                return _out(aid, False, f"the values of {n} cannot be listed: {exc}", where, cites, answer=cannot)
             if env[n] not in dom:
                 shown = _words(rules, env[n], hidden)
+                node = expression(dom_text)
+                because = []
+                if node is not None:
+                    because = [_safe(say.among, env[n], node, env)
+                               or f"{say.value(env[n])} is not one of the values allowed ({say.value(dom)})"]
+                    because += _safe(say.not_in, env[n], node, env)
                 return _out(aid, False,
                             f"{n} = {shown} is not among the values the rule allows: {dom_text} "
                             f"= {_words(rules, dom, hidden) if len(dom) <= 12 else str(len(dom)) + ' values'}",
-                            where, cites, _function_notes(game, dom_text))
+                            where, cites, _function_notes(game, dom_text, say.opened), answer=_answer(cannot, because))
         cond = entry.get("if")
         if cond is None or m.cond is None:
             return _out(aid, False, "the move's arguments are allowed and it has no condition, "
-                                    "yet it is not legal (another rule stops it)", where, cites)
-        cond = " ".join(str(cond).split())
-        parts = _split_top(cond, "and")
-        if len(_split_top(cond, "or")) > 1 or cond.startswith("if ") or cond.startswith("not "):
-            parts = [cond]  # `or`, `if` and `not` bind looser than `and`: the condition is one part
+                                    "yet it is not legal (another rule stops it)", where, cites,
+                        answer=cannot + " Another rule stops it.")
+        node = expression(cond)
+        parts = node.a[0] if node is not None and node.kind == "and" else [node] if node is not None else []
         for part in parts:
             try:
-                ok = ev(part, env, params)
+                ok = ev(unparse(part), env, params)
             except Exception as exc:
-                return _out(aid, False, f"the condition {cond} cannot be evaluated: {exc}", where, cites)
+                return _out(aid, False, f"the condition {cond} cannot be evaluated: {exc}", where, cites,
+                            answer=cannot)
             if ok:
                 continue
+            code = unparse(part)
+            because = _safe(say.false, part, env)
             detail = _detail(ev, rules, part, env, params, hidden)
-            return _out(aid, False, f"the condition is false: {part}" + (f" ({detail})" if detail else ""),
-                        where, cites, _function_notes(game, part))
-        return _out(aid, False, f"the condition {cond} holds, yet the action is not legal", where, cites)
-    return _out(aid, False, f"no move of this game has an action like {aid!r}", None)
+            return _out(aid, False, f"the condition is false: {code}" + (f" ({detail})" if detail else ""),
+                        where, cites, _function_notes(game, code, say.opened), answer=_answer(cannot, because))
+        return _out(aid, False, f"the condition {cond} holds, yet the action is not legal", where, cites,
+                    answer=cannot)
+    return _out(aid, False, f"no move of this game has an action like {aid!r}", None,
+                answer=f"Nothing you could choose now is called {aid!r}.")
+
+
+def _safe(f, *args) -> list:
+    try:
+        return f(*args)
+    except Exception:  # the words are a courtesy: the rule and its values are said anyway
+        return []
+
+
+def _answer(head: str, because: list) -> str:
+    return head + ("\n" + sentences(because) if because else "")
 
 
 def _detail(ev, rules, part, env, params, hidden) -> str:
-    """The values that make a false part false: both sides of a comparison."""
-    text = part.strip()
-    neg = False
-    if text.startswith("not ") or text.startswith("not("):
-        return f"{text[3:].strip()} is true"
-    while text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
-        text = text[1:-1].strip()
-    cmp = _split_cmp(text)
-    if cmp is None:
+    """The values that make a false part false, in the rules' terms: both sides of a comparison."""
+    if part.kind == "not":
+        return f"{unparse(part.a[0])} is true"
+    if part.kind != "cmp":
         return ""
-    left, op, right = cmp
     vals = []
-    for side in (left, right):
+    for side in part.a[1:]:
+        if side.kind == "const":
+            continue
         try:
-            v = ev(side, env, params)
+            v = ev(unparse(side), env, params)
         except Exception:
             return ""
-        if not _is_literal(side):
-            vals.append(f"{side} is {_words(rules, v, hidden)}")
-    del neg
+        vals.append(f"{unparse(side)} is {_words(rules, v, hidden)}")
     return "; ".join(vals)
 
 
-def _is_literal(text) -> bool:
-    t = text.strip()
-    return t.lstrip("-").isdigit() or t in ("none", "true", "false") or (t[:1] in "'\"" and t[-1:] == t[:1])
+def _choice_values(st, p, words: list, viewer) -> list:
+    """Values a pending choice could be asked about, named by the words (legal or not)."""
+    rules = st.rules
+    if p["type"] in ("branch", "order"):
+        stmt, _ = statement_of(st)
+        names = [b[0] for b in stmt.a[2]] if stmt is not None and stmt.kind != "may" else list(p["options"])
+        return [b for b in names if all(w in b.replace("_", " ").lower() for w in words)]
+    hidden = hidden_items(st, viewer)
+    pool = [v for v in dict.fromkeys([*rules.players, *rules.names, *rules.props]) if v not in hidden]
+    return [v for v in pool if all(w in f"{v} {rules.display(v)}".replace("_", " ").lower() for w in words)][:50]
 
 
-def _balanced(text) -> bool:
-    depth = 0
-    for ch in text:
-        depth += ch in "([{"
-        depth -= ch in ")]}"
-        if depth < 0:
-            return False
-    return depth == 0
-
-
-def _explain_choice(st, aid, p, hidden) -> dict:
+def _explain_choice(st, aid, p, say, game) -> dict:
     rules = st.rules
     kind, _, rest = aid.partition(":")
     label, _, value = rest.rpartition(":")
@@ -392,24 +359,61 @@ def _explain_choice(st, aid, p, hidden) -> dict:
         where = rules.where(fr[0], fr[1])
     except Exception:
         pass
+    asked = question(st)
     if p["type"] == "ask" or p.get("label") != label:
         now = ", ".join(p["moves"]) if p["type"] == "ask" else p.get("label")
-        return _out(aid, False, f"the game is not asking {label.replace('_', ' ')} now; it asks for: {now}", where)
-    opts = [fmt_value(v) for v in p.get("options", [])]
-    shown = ", ".join(_words(rules, v, hidden) for v in p.get("options", []))
-    return _out(aid, False, f"{value} is not one of the options ({shown or 'none'})" if value not in opts
-                else "not legal now", where)
+        return _out(aid, False, f"the game is not asking {label.replace('_', ' ')} now; it asks for: {now}", where,
+                    answer=f"The game is not asking that now: it asks {asked!r}.")
+    options = p.get("options", [])
+    opts = [fmt_value(v) for v in options]
+    shown = ", ".join(_words(rules, v, say.hidden) for v in options)
+    if value in opts:
+        return _out(aid, False, "not legal now", where, answer="That is not possible now.")
+    v = _value_of(rules, value)
+    stmt, env = statement_of(st)
+    if p["type"] in ("branch", "order"):  # the options are the branches' names
+        because = [f"{_branch(rules, value)} is not one of the options for {asked!r}: "
+                   f"{', '.join(_branch(rules, o) for o in opts)}"]
+    else:
+        because = [f"{say.value(v)} is not one of the options for {asked!r}: {say.value(options)}"]
+        say.shown.add(repr(list(options)))
+    if stmt is not None and stmt.kind == "choose" and not say._hides(v):
+        var, domain, cond = stmt.a[0], stmt.a[1], stmt.a[2]
+        try:
+            listed = v in say.eval(domain, env)
+        except Exception:
+            listed = True
+        if not listed:
+            said = _safe(say.among, v, domain, env)
+            because += ([said] if said else []) + _safe(say.not_in, v, domain, env)
+        elif cond is not None:
+            because += _safe(say.false, cond, {**env, var: v})
+    elif stmt is not None and stmt.kind in ("one_of", "any_order"):
+        branch = next((b for b in stmt.a[2] if b[0] == value), None)
+        if branch is None:
+            because = [f"{_branch(rules, value)} is not an option here: the options are "
+                       f"{', '.join(_branch(rules, o) for o in opts)}"]
+        elif branch[1] is not None:
+            because += _safe(say.false, branch[1], env)
+    notes = _function_notes(game, unparse(stmt.a[1]) if stmt is not None and stmt.kind == "choose" else "", say.opened)
+    return _out(aid, False, f"{value} is not one of the options ({shown or 'none'})", where, (), notes,
+                answer=sentences(because))
 
 
-def _out(aid, legal, reason, rule, cites=(), notes=()) -> dict:
-    lines = [("legal: " if legal else "not legal: ") + reason]
-    if rule:
-        lines.append(f"rule: {rule}")
+def _branch(rules, name: str) -> str:
+    """A branch's name as a player reads it: its printed name (display: names:), else its words."""
+    return rules.names.get(name) or name.replace("_", " ")
+
+
+def _out(aid, legal, reason, rule, cites=(), notes=(), answer=None) -> dict:
+    answer = answer or (("Legal: " if legal else "Not possible: ") + reason)
+    lines = [answer, ""]  # then, for rule authors, the rule and the reason in its own terms
+    lines += [f"rule: {rule}", f"  {reason}"] if rule else [f"({reason})"]
     for c in cites:
         lines.append(f"  # {c}")
     for name, ns, where in notes:
         if ns:
             lines.append(f"{name} ({where}):")
             lines += [f"  # {c}" for c in ns]
-    return {"action": aid, "legal": legal, "reason": reason, "rule": rule, "cites": list(cites),
+    return {"action": aid, "legal": legal, "answer": answer, "reason": reason, "rule": rule, "cites": list(cites),
             "notes": [[n, list(c), w] for n, c, w in notes], "text": "\n".join(lines)}

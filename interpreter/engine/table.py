@@ -102,20 +102,27 @@ def _zone(rules, st, zid, seen, viewer, title=None) -> dict:
     return out
 
 
+def question(st) -> str:
+    """What the pending decision asks, in the words of display: prompts: (else its label), its
+    {expressions} read where it is asked (_prompt)."""
+    p, rules = st.pending, st.rules
+    if p["type"] == "ask":  # a prompt of its own for a lone move (place: 'place a character'), else the game's
+        lone = p["moves"][0] if len(p.get("moves") or ()) == 1 else None
+        return _prompt(st, lone) or _prompt(st, "ask") or "your move"
+    label = p.get("label", "")
+    prompt = _prompt(st, label) or label.replace("_", " ") + "?"
+    if p.get("about") is not None:
+        prompt += f" ({rules.display(p['about'])})"
+    return prompt
+
+
 def decision(rules, st, viewer) -> dict | None:
     """The pending decision, with its options in words, when it is the viewer's."""
     p = st.pending
     if p is None or st.over or p["player"] != viewer:
         return None
     kind = p["type"]
-    if kind == "ask":  # a prompt of its own for a lone move (place: 'place a character'), else the game's
-        lone = p["moves"][0] if len(p.get("moves") or ()) == 1 else None
-        prompt = _prompt(st, lone) or _prompt(st, "ask") or "your move"
-    else:
-        label = p.get("label", "")
-        prompt = _prompt(st, label) or label.replace("_", " ") + "?"
-        if p.get("about") is not None:
-            prompt += f" ({rules.display(p['about'])})"
+    prompt = question(st)
     options = []
     lines = {}  # an item -> its line (display: items:), once per decision
     for a in st.legal_actions():

@@ -20,7 +20,8 @@ options (Enter takes the highlighted one). A decision about a region can be made
 board: click the region.
 
 [b]Commands[/] (type them, then Enter):
-  [b]why[/] ACTION   why an action is not legal, citing the rule (its id, or words naming it)
+  [b]why[/] ACTION   why you cannot do something now: the condition that stops it, with its
+                 values, then the rule (name the action or option by its words or its id)
   [b]look[/] NAME    a card, tile, token or region in full (also: click its name, or F2 for
                  what the highlighted option is about)
   [b]auto[/]         let the computer finish a run of the same decision (setup placements)
