@@ -143,3 +143,85 @@ def test_output_cut_short_by_its_reader_ends_quietly():
     p.stdout.close()
     err = p.stderr.read().decode()
     assert p.wait(timeout=60) == 0 and err == "", err
+
+
+# Each mistake is one line naming the problem and what to write instead (exit 2): --option
+# without its value, naming no option, an unknown one, a value of the wrong kind, for every
+# command that takes options; argparse's own errors with the fix and where the usage is; saves
+# and game logs that are missing, broken, or of the other kind.
+FIXES = [
+    (["play", "duel", "--option", "set_aside"],
+     "--option set_aside needs a value: write --option set_aside=VALUE, VALUE one of discard, box"),
+    (["simulate", "duel", "--option", "set_aside"], "write --option set_aside=VALUE"),
+    (["tournament", "duel", "--agents", "random,greedy:1", "--option", "set_aside"],
+     "write --option set_aside=VALUE"),
+    (["serve", "duel", "--option", "set_aside"], "write --option set_aside=VALUE"),
+    (["play", "duel", "--option", "set_aside="], "write --option set_aside=VALUE"),
+    (["play", "duel", "--option", "=3"], "--option '=3' names no option: write --option NAME=VALUE"),
+    (["serve", "duel", "--option", "=3"], "names no option"),
+    (["simulate", "duel", "--option", "nosuch=3"], "unknown option 'nosuch' for duel (options: set_aside;"),
+    (["play", "duel", "--option", "set_aside=nowhere"],
+     "option set_aside is one of discard, box, not 'nowhere': write e.g. --option set_aside=discard"),
+    (["play", "{root}/tests/games/saltroad", "--option", "rounds=abc"],
+     "option rounds is a whole number, not 'abc': write e.g. --option rounds=10"),
+    (["play", "{root}/tests/games/saltroad", "--option", "rounds"], "VALUE one of 6, 8, 10, 12 (default 10)"),
+    (["play", "duel", "--option"],
+     "lotr-rules play: error: argument --option: expected one argument; write --option NAME=VALUE"),
+    (["simulate", "duel", "--option"], "(see lotr-rules simulate --help)"),
+    (["play", "duel", "--seed"], "argument --seed: expected one argument; write --seed VALUE (see lotr-rules play --help)"),
+    (["simulate", "duel", "--games", "abc"], "invalid int value: 'abc'; write a whole number after --games"),
+    (["tournament", "duel"], "required: --agents (see lotr-rules tournament --help)"),
+    (["test", "duel", "--option", "x=1"],
+     "lotr-rules test: error: unrecognized arguments: --option x=1; the command does not take these"),
+    (["play", "duel", "--bogus"], "lotr-rules play: error: unrecognized arguments: --bogus"),
+    (["tournament", "nogame", "--agents", "random,random"], "no game 'nogame'"),
+    (["serve", "nogame"], "no game 'nogame'"),
+    (["tournament", "duel", "--agents", "random,random", "--mod", "nomod"], "no mod 'nomod' for duel"),
+    (["play", "--load", "{tmp}/missing.json"], "does not exist (saves are written with `s FILE` during play)"),
+    (["serve", "--load", "{tmp}/missing.json"], "does not exist (saves are written with `s FILE` during play)"),
+    (["play", "--load", "{tmp}/notjson.json"], "is not a save: it is not JSON (cut short, or not written by"),
+    (["serve", "--load", "{tmp}/notjson.json"], "is not a save: it is not JSON"),
+    (["replay", "{tmp}/notjson.json"], "game logs are written by lotr-rules play --save-log FILE"),
+    (["replay", "{tmp}/missing.json"], "game logs are written by lotr-rules play --save-log FILE"),
+    (["replay", "{tmp}/save.json"], "is a save, not a game log: resume it with lotr-rules play --load"),
+    (["play", "--load", "{tmp}/log.json"], "is a game log, not a save: check it with lotr-rules replay"),
+    (["play", "--load", "{tmp}/othergame.json"], "the save's game: no game 'nogame'"),
+]
+
+
+@pytest.mark.parametrize("argv, says", FIXES, ids=[" ".join(a) for a, _ in FIXES])
+def test_a_mistake_is_one_line_naming_the_problem_and_the_fix(tmp_path, capsys, argv, says):
+    from interpreter import load_game
+
+    _files(tmp_path)
+    st = load_game("duel").new_game(seed=1)
+    (tmp_path / "save.json").write_text(st.to_json())
+    (tmp_path / "othergame.json").write_text(json.dumps({**json.loads(st.to_json()), "game": "nogame"}))
+    (tmp_path / "log.json").write_text(json.dumps({"game": "duel", "seed": 1, "actions": []}))
+    argv = [a.replace("{tmp}", str(tmp_path)).replace("{root}", str(ROOT)) for a in argv]
+    code = main(argv)
+    out = capsys.readouterr()
+    assert code == 2, (code, out.err)
+    assert says in out.err, out.err
+    assert len(out.err.strip().splitlines()) == 1, out.err  # no usage block: one line
+    assert "Traceback" not in out.out + out.err
+
+
+def test_a_true_or_false_option_may_be_named_alone(tmp_path):
+    """`--option NAME` alone means true, for an option whose values are true and false only."""
+    from interpreter.cli.common import UsageError, options
+
+    class Game:
+        name = "g"
+
+        class rules:
+            options = {"fast": {"default": False}, "mode": {"default": "a", "choices": ["a", "b"]}}
+
+        @staticmethod
+        def check_options(given):
+            return given
+
+    assert options(Game, ["fast"]) == {"fast": True}
+    assert options(Game, ["fast=false"]) == {"fast": False}
+    with pytest.raises(UsageError, match="--option mode needs a value"):
+        options(Game, ["mode"])

@@ -31,13 +31,29 @@ def version() -> str:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports bad usage in one line (exit 2) and never exits on --help inside tests
-    differently from the command line."""
+    """argparse that reports bad usage in one line (exit 2): what is wrong, what to write instead
+    when that can be said, and where the command's usage is (its --help)."""
 
     def error(self, message):
-        self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        print(f"{self.prog}: error: {message}{_fix(message)} (see {self.prog} --help)", file=sys.stderr)
         raise SystemExit(2)
+
+
+def _fix(message: str) -> str:
+    """What to write instead, for argparse's messages that do not say it."""
+    import re
+
+    flag = re.match(r"argument (-[\w-]+|\w+)", message)
+    flag = flag.group(1).split("/")[-1] if flag else None
+    if flag == "--option" and "expected one argument" in message:
+        return "; write --option NAME=VALUE, with an option that `lotr-rules games` lists"
+    if flag and "expected one argument" in message:
+        return f"; write {flag} VALUE"
+    if flag and "invalid int value" in message:
+        return f"; write a whole number after {flag}" if flag.startswith("-") else "; write a whole number"
+    if message.startswith("unrecognized arguments"):
+        return "; the command does not take these"
+    return ""
 
 
 def _mod_option(p):
@@ -70,6 +86,7 @@ def build_parser():
     ap = _Parser(prog="lotr-rules", description="Run board games from YAML rule files.")
     ap.add_argument("--version", action="version", version=f"lotr-rules {version()}")
     sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser, metavar="COMMAND")
+    ap.commands = sub.choices  # name -> the command's parser (its errors name its usage)
 
     p = sub.add_parser("validate", help="check rule files; print path:line:col problems")
     p.add_argument("paths", nargs="+", help="game names, game folders, or a folder of games")
@@ -145,7 +162,10 @@ def main(argv=None) -> int:
         for a in argv:
             if "\0" in a:  # (no file, game or option has one; the file system refuses it)
                 raise UsageError(f"argument {a!r} holds a NUL character")
-        args = build_parser().parse_args(_options_first(argv))
+        ap = build_parser()
+        args, extra = ap.parse_known_args(_options_first(argv))
+        if extra:  # said by the command's own parser, whose usage is the one to read
+            ap.commands.get(args.cmd, ap).error(f"unrecognized arguments: {' '.join(extra)}")
         return args.func(args) or 0
     except SystemExit as exc:  # argparse (2), --help/--version (0), a rule-file report (1)
         return exc.code if isinstance(exc.code, int) else 2

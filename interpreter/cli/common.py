@@ -100,20 +100,53 @@ def game_dirs(path: str) -> list[Path]:
 
 def options(game, pairs) -> dict:
     """--option name=value pairs, values read as YAML scalars (3, true, discard) and checked
-    against the option's choices."""
+    against the option's choices. Each mistake is one line saying what to write instead: a pair
+    naming no option (`=3`), an unknown name, a name without its value (only an option whose
+    values are true and false may be named alone, for true), a value not among the choices."""
+    from ..errors import did_you_mean
     from ..loading.yamlsrc import scalar
 
+    opts = game.rules.options
+    listed = ", ".join(opts) or "none"
     out = {}
     for pair in pairs or []:
         name, eq, value = pair.partition("=")
-        try:  # (an unknown name is named by check_options, whatever its value)
-            out[name] = scalar(value) if eq and value and name in game.rules.options else True
+        name = name.strip()
+        if not name:
+            raise UsageError(f"--option {pair!r} names no option: write --option NAME=VALUE "
+                             f"(options of {game.name}: {listed})")
+        if name not in opts:
+            hint = did_you_mean(name, opts)
+            raise UsageError(f"unknown option {name[:40]!r} for {game.name}" + (f"; {hint}" if hint else "")
+                             + f" (options: {listed}; `lotr-rules games` lists their values)")
+        choices, default = opts[name].get("choices"), opts[name].get("default")
+        flag = isinstance(default, bool) or bool(choices) and all(isinstance(c, bool) for c in choices)
+        if not value.strip():
+            if flag and not eq:
+                out[name] = True
+                continue
+            raise UsageError(f"--option {name} needs a value: write --option {name}=VALUE"
+                             + (f", VALUE one of {', '.join(map(_shown, choices))}" if choices else "")
+                             + (f" (default {_shown(default)})" if default is not None else ""))
+        try:
+            out[name] = scalar(value)
         except ValueError as exc:
             raise UsageError(f"option {name}: {value!r} is not a value ({exc}; write e.g. {name}=3)") from None
+        if type(default) is int and type(out[name]) is not int:
+            raise UsageError(f"option {name} is a whole number, not {value.strip()!r}: "
+                             f"write e.g. --option {name}={default}")
+        if choices is not None and out[name] not in choices:
+            raise UsageError(f"option {name} is one of {', '.join(map(_shown, choices))}, not {value.strip()!r}: "
+                             f"write e.g. --option {name}={_shown(choices[0])}")
     try:
         return game.check_options(out)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _shown(v) -> str:
+    """A value as written on the command line (true, not True)."""
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
 
 def seats(game, players) -> tuple:
@@ -156,6 +189,11 @@ def writable_file(path: str | None, what: str) -> None:
         raise UsageError(f"{what} {path!r}: the folder {str(p.parent)!r} does not exist")
 
 
+# where each kind of file read on the command line comes from: said when one is missing or broken
+MADE_BY = {"save": "saves are written with `s FILE` during play",
+           "game log": "game logs are written by lotr-rules play --save-log FILE"}
+
+
 def read_text(path: str, what: str) -> str:
     from ..engine.saves import MAX_SAVE_BYTES
     from ..loading.loader import read_bounded
@@ -166,7 +204,7 @@ def read_text(path: str, what: str) -> str:
             raise UsageError(f"{what} {path!r} is larger than {MAX_SAVE_BYTES // 2**20} MB")
         return raw.decode("utf-8")
     except FileNotFoundError:
-        raise UsageError(f"{what} {path!r} does not exist") from None
+        raise UsageError(f"{what} {path!r} does not exist" + _made_by(what)) from None
     except IsADirectoryError:
         raise UsageError(f"{what} {path!r} is a folder, not a file") from None
     except UnicodeDecodeError:
@@ -181,4 +219,10 @@ def read_json(path: str, what: str):
     try:
         return text, json.loads(text)
     except (ValueError, RecursionError):
-        raise UsageError(f"{path!r} is not a {what} (not JSON)") from None
+        made = f"; {MADE_BY[what]}" if what in MADE_BY else ""
+        raise UsageError(f"{path!r} is not a {what}: it is not JSON (cut short, or not written by lotr-rules"
+                         f"{made})") from None
+
+
+def _made_by(what: str) -> str:
+    return f" ({MADE_BY[what]})" if what in MADE_BY else ""

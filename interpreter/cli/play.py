@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from ..errors import EngineError, SaveError
-from .common import UsageError, agent_names, console as _console, escape, load, options as _options, read_json, seats, writable_file
+from .common import (UsageError, agent_names, console as _console, escape, game_dir, load, options as _options, read_json,
+                     seats, writable_file)
 from .render import render
 
 
@@ -125,8 +126,14 @@ def saved_game(path: str) -> dict:
     from ..engine.saves import saved_agents
 
     text, d = read_json(path, "save")
+    if isinstance(d, dict) and "actions" in d and "format" not in d:
+        raise UsageError(f"{path!r} is a game log, not a save: check it with lotr-rules replay {path}")
     if not isinstance(d, dict) or not isinstance(d.get("game"), str):
-        raise UsageError(f"{path!r} is not a save of lotr-rules")
+        raise UsageError(f"{path!r} is not a save of lotr-rules (saves are written with `s FILE` during play)")
+    try:
+        game_dir(d["game"])
+    except UsageError as exc:
+        raise UsageError(f"{path}: the save's game: {exc}") from None
     try:
         agents = saved_agents(d)
     except SaveError as exc:

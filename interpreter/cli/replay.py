@@ -12,7 +12,9 @@ def _record(path: str) -> dict:
     """A game log, its fields checked: what replay needs must be there, of the right kinds."""
     _, rec = read_json(path, "game log")
     if not isinstance(rec, dict):
-        raise UsageError(f"{path!r} is not a game log")
+        raise UsageError(f"{path!r} is not a game log (game logs are written by lotr-rules play --save-log FILE)")
+    if "format" in rec and "history" in rec and "actions" not in rec:
+        raise UsageError(f"{path!r} is a save, not a game log: resume it with lotr-rules play --load {path}")
     kinds = {"game": str, "seed": int, "actions": list}
     for key, kind in kinds.items():
         if not isinstance(rec.get(key), kind) or isinstance(rec.get(key), bool):
