@@ -22,7 +22,7 @@ import re
 
 from ..model.rules import fmt_value
 from .table import question
-from .ruletext import Evaluator, expression, statement_of, unparse
+from .ruletext import Evaluator, choice_values, expression, statement_of, unparse
 from .wording import for_game, sentences
 
 
@@ -168,7 +168,7 @@ def candidates(st, text: str, viewer=None, game=None) -> list[str]:
                     found.append(aid)
     elif p is not None and p.get("player") == viewer and p["type"] in ("choose", "branch", "order"):
         kind = "order" if p["type"] == "order" else "choose"
-        values = _choice_values(st, p, words, viewer)
+        values = choice_values(st, p, words, hidden_items(st, viewer))
         exact = [v for v in values if text.lower() in (str(v).lower(), rules.display(v).lower())]
         found += [f"{kind}:{p['label']}:{fmt_value(v)}" for v in exact + [v for v in values if v not in exact]]
     for aid, a in legal.items():
@@ -335,18 +335,6 @@ def _detail(ev, rules, part, env, params, hidden) -> str:
             return ""
         vals.append(f"{unparse(side)} is {_words(rules, v, hidden)}")
     return "; ".join(vals)
-
-
-def _choice_values(st, p, words: list, viewer) -> list:
-    """Values a pending choice could be asked about, named by the words (legal or not)."""
-    rules = st.rules
-    if p["type"] in ("branch", "order"):
-        stmt, _ = statement_of(st)
-        names = [b[0] for b in stmt.a[2]] if stmt is not None and stmt.kind != "may" else list(p["options"])
-        return [b for b in names if all(w in b.replace("_", " ").lower() for w in words)]
-    hidden = hidden_items(st, viewer)
-    pool = [v for v in dict.fromkeys([*rules.players, *rules.names, *rules.props]) if v not in hidden]
-    return [v for v in pool if all(w in f"{v} {rules.display(v)}".replace("_", " ").lower() for w in words)][:50]
 
 
 def _explain_choice(st, aid, p, say, game) -> dict:

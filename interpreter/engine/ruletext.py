@@ -1,6 +1,7 @@
 """Rule text as parsed, for the questions a front end asks about it (engine/explain.py,
 engine/wording.py): an expression written back as text (to evaluate a part of it on its own), the
-statement a pending decision comes from, and the evaluation of rule text on a copy of a state."""
+statement a pending decision comes from (and the values a player may name there), and the
+evaluation of rule text on a copy of a state."""
 from __future__ import annotations
 
 from ..dsl.parse import Node, parse, parse_expr
@@ -102,6 +103,18 @@ def statement_of(st):
     except Exception:
         return None, fr[2]
     return statement_at(d, line, col), fr[2]
+
+
+def choice_values(st, p, words: list, hidden) -> list:
+    """Values a pending choice could be asked about, named by the words (legal or not): its
+    branches' names, or the players, names and items of the game that are not hidden."""
+    rules = st.rules
+    if p["type"] in ("branch", "order"):
+        stmt, _ = statement_of(st)
+        names = [b[0] for b in stmt.a[2]] if stmt is not None and stmt.kind != "may" else list(p["options"])
+        return [b for b in names if all(w in b.replace("_", " ").lower() for w in words)]
+    pool = [v for v in dict.fromkeys([*rules.players, *rules.names, *rules.props]) if v not in hidden]
+    return [v for v in pool if all(w in f"{v} {rules.display(v)}".replace("_", " ").lower() for w in words)][:50]
 
 
 class Evaluator:
