@@ -262,7 +262,8 @@ def test_war_of_the_ring_an_action_the_die_does_not_allow_and_passing():
     assert out["action"] == f"choose:action:{barred}"
     words = barred.replace("_", " ")
     assert out["answer"].startswith(f"{words.capitalize()} is not one of the options for "
-                                    "'which action for this die?': ")
+                                    "'which action for the ")  # (the question names the die)
+    assert " die" in out["answer"].split("': ")[0]
     assert f"It needs {words} to be one of the uses (" in out["answer"]
     assert out["rule"].startswith("games/war-of-the-ring/rules/turn.yaml:")
 

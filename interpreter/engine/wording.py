@@ -251,7 +251,7 @@ class Wording:
         return [self._needs(n, env)]
 
     def claim(self, n, env) -> str:
-        """A condition said as a statement ("the Shire's capacity (2) is at least 2")."""
+        """A condition said as a statement ("a region's capacity (2) is at least 2")."""
         k, a = n.kind, n.a
         if k == "cmp":  # (true: equal sides need no values)
             say = self.noun if a[0] == "==" else self.said
