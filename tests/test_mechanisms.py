@@ -465,3 +465,50 @@ def test_pieces_shifted_from_or_to_none_stay_where_they_are(tmp_path):
     before = dict(st.pieces)
     st.apply("pass")
     assert st.pieces == before and sum(v for (k, _, _), v in st.pieces.items() if k == "pawn") == 6
+
+
+LISTENING = """\
+kind: game
+name: listening
+players: [red, blue]
+vars:
+  heard: 0
+  picks: {per: players, init: 0}
+events:
+  rang: {by: player, n: int}
+listeners:
+  - event: rang
+    if: n > 1
+    do: heard += n
+  - event: rang
+    if: "[0, 5][n] > 0"          # fails at run time for n = 2 (past the end of the list)
+    do: heard += 100
+moves:
+  ring:
+    id: "ring:{n}"
+    args: {n: "[0, 1, 2]"}
+    do: |
+      emit rang(by=me, n=n)
+      picks[me] += 1
+flow: |
+  while true { ask ring by red }
+"""
+
+
+def test_an_event_that_no_listener_takes_lets_its_statement_go_on_and_a_failing_condition_names_its_listener(tmp_path):
+    """emit offers the event to its listeners at once: when none applies the emitting rule goes
+    on in the same step (picks rises); when one applies its effect runs first. A listener's
+    condition that fails is named by the listener's own file and line, not by the engine."""
+    (tmp_path / "game.yaml").write_text(LISTENING)
+    game = load_game(str(tmp_path))
+    st = game.new_game(seed=1)
+    st.apply("ring:0")                       # neither listener applies
+    assert (st.vars["heard"], st.vars["picks.red"]) == (0, 1)
+    st.apply("ring:1")                       # the second one: [0, 5][1] > 0
+    assert (st.vars["heard"], st.vars["picks.red"]) == (100, 2)
+    before = st.to_json()
+    with pytest.raises(EngineError) as err:
+        st.apply("ring:2", atomic=True)      # the first adds 2; then the second's condition fails
+    line = LISTENING.splitlines().index("    do: heard += 100") + 1
+    assert f"game.yaml:{line}" in str(err.value) and "past the end" in str(err.value), str(err.value)
+    assert st.to_json() == before            # (atomic: the state is as it was)

@@ -39,13 +39,14 @@ class GeneratedCodeError(Exception):
     """Python refused the code generated for a rule (too long)."""
 
 
-# The last statement of a block done: its frame leaves the stack at once, unless a write is
-# still to be settled (vm.run settles it first: a trigger it fires runs above the finished
-# frame, which the block's end (vm.end) then takes away, as it does a frame whose last
-# statement pushed one). The stack is the same at every decision as when every finished
-# frame waited for its end: saves do not change.
-END_RUN = ["if not st.dirty:  # the block is done", "    st.stack.pop()"]
-END_ONE = ["if st.dirty:", "    fr[1] += 1", "else:  # the block is done", "    st.stack.pop()"]
+# The last statement of a block done: its write (if any) is settled here, and the frame leaves
+# the stack at once, unless a trigger fired: it runs above the finished frame, which the
+# block's end (vm.end) then takes away, as it does a frame whose last statement pushed one.
+# The stack is the same at every decision as when every finished frame waited for its end:
+# saves do not change.
+END_RUN = ["if not st.dirty or not _settle(st):  # the block is done", "    st.stack.pop()"]
+END_ONE = ["if st.dirty and _settle(st):  # a trigger fired: it runs first", "    fr[1] += 1",
+           "else:  # the block is done", "    st.stack.pop()"]
 
 
 def ident(text: str) -> str:

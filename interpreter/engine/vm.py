@@ -201,7 +201,9 @@ def emit(st, name: str, args: dict, me=None) -> bool:
     comes, so an earlier listener can change whether a later one applies. An item hears the
     event only if it was in play when the event happened: one that an earlier listener brings
     into play (a token won by the very card just played) hears the events after it.
-    True when it pushed the dispatch frame (the event has listeners)."""
+    The first listener's turn comes at once: True when one applies (its effect, above the
+    dispatch frame, runs next); False when none does (nothing was pushed: the emitting
+    statement goes on, as it would after the dispatch frame had come and gone)."""
     listeners = st.rules.listeners.get(name)
     if listeners:
         zones, where = st.rules.zones, st.where
@@ -215,9 +217,13 @@ def emit(st, name: str, args: dict, me=None) -> bool:
                 if z is not None and zones[z].active:
                     present.append(i)
                     heard = True
-        if heard:
-            st.stack.append([st.rules.dispatch_block, 0, {}, [name, args, me, 0, present]])
-            return True
+        if heard:  # the dispatch frame offers the event now: the first listener that applies runs next
+            stack = st.stack
+            before = len(stack)
+            fr = [st.rules.dispatch_block, 0, {}, [name, args, me, 0, present]]
+            stack.append(fr)
+            dispatch(st, fr)
+            return len(stack) > before
     return False
 
 
@@ -242,7 +248,13 @@ def dispatch(st, fr) -> None:
             env = dict(args)
             env["me"] = zd.owner or rules.item_owner.get(item)
             env["this"] = item
-        if cond is None or cond(st, env):
+        try:
+            applies = cond is None or cond(st, env)
+        except EngineError:
+            raise
+        except Exception as exc:  # a listener's condition failed: name the listener
+            raise EngineError(rules.failure(rules.where(block, 0), exc, st)) from None
+        if applies:
             fr[3] = [name, args, me, i, present]
             st.stack.append([block, 0, env, None])
             return
