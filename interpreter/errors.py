@@ -154,6 +154,7 @@ CODES = {
     "W202": "a procedure no rule uses",
     "W301": "an item that starts nowhere and that no rule names",
     "W302": "an item whose grants or abilities can never apply (no zone is active)",
+    "W303": "a one_of's branch that display: choices: words for its other branches, not for it",
 }
 
 

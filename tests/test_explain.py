@@ -236,7 +236,7 @@ def test_risk_fortify_from_a_territory_of_one_battalion():
     sn, dn = st.rules.display(src), st.rules.display(dst)
     lines = out["answer"].splitlines()
     assert lines[0] == f"You cannot fortify {dn} from {sn} now."
-    assert lines[1].startswith(f"{sn} is not among your fort sources (")
+    assert lines[1].startswith(f"{sn} is not among your territories that can fortify (")
     assert lines[1].endswith(f"It needs your battalion(s) in {sn} (1) to be at least 2.")
 
 
@@ -287,7 +287,7 @@ def test_war_of_the_ring_a_region_an_army_cannot_reach():
     out = why(st, fn, st.current_player)  # a region named by its printed name
     assert out["action"] == f"choose:army_to:{far}"
     assert out["answer"].startswith(f"{fn} is not one of the options for 'move it where?': ")
-    assert f"{fn} is not among your army dests for " in out["answer"]
+    assert f"{fn} is not among your regions the army may move to for " in out["answer"]
 
 
 def test_rule_text_written_back_reads_as_it_was_written():
@@ -308,3 +308,32 @@ def test_rule_text_written_back_reads_as_it_was_written():
             if fn.node is not None:
                 assert same(fn.node, expression(unparse(fn.node))), (name, fname, unparse(fn.node))
     assert unparse(expression("(a + b) * -c >= 2 and not (x or y)")) == "(a + b) * -c >= 2 and not (x or y)"
+
+
+def test_a_name_said_exactly_is_the_option_of_that_name_before_others_holding_the_words():
+    """At Risk's choice of a territory, "The Shire" is the territory on offer (legal), not the
+    territory card of the same name; in War of the Ring "muster", offered as the Will of the
+    West's face, is not the Army/Muster die (army_muster), which holds the word."""
+    risk = game_of("risk")
+    st = walk(risk, risk.new_game(seed=1, players=2),
+              lambda s: s.pending["type"] == "choose" and "the_shire" in s.pending["options"], seed=1)
+    out = why(st, "The Shire", st.current_player)
+    assert out["legal"] and out["action"] == f"choose:{st.pending['label']}:the_shire", out["answer"]
+    assert out["answer"].startswith("You can do that now")
+    wotr = game_of("war-of-the-ring")
+    st = walk(wotr, wotr.new_game(seed=5), lambda s: s.pending["type"] in ("branch", "choose")
+              and "muster" in s.pending["options"], seed=5, steps=2000)
+    out = why(st, "muster", st.current_player)
+    assert out["legal"] and out["action"] == f"choose:{st.pending['label']}:muster", out["answer"]
+
+
+def test_display_names_word_a_game_function_in_an_answer():
+    """display: names: may give a game function its words: Risk's mine(p) reads "your
+    territories", not "your mine"."""
+    risk = game_of("risk")
+    st = walk(risk, risk.new_game(seed=1, players=2),
+              lambda s: s.pending["type"] == "choose" and "the_shire" in s.pending["options"], seed=1)
+    theirs = next(t for t in st.rules.regions if st.pieces.get(("battalion", st.current_player, t), 0) == 0
+                  and t not in st.pending["options"])
+    out = why(st, st.rules.display(theirs), st.current_player)
+    assert "is not among your territories" in out["answer"] and "your mine" not in out["answer"], out["answer"]

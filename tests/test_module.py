@@ -3,6 +3,7 @@ only, each block's statements when the block first runs and each game function w
 first called; the next load completes the cache, and later loads compile nothing. Play is the
 same whichever way a block or function was compiled."""
 import random
+from pathlib import Path
 
 import pytest
 
@@ -214,3 +215,19 @@ def test_two_threads_running_a_block_not_compiled_yet_load_it_once(tmp_path, mon
     assert entered == [1]  # loaded once, by one thread; the other waited for it
     assert got["first"] == got["second"] == rules.blocks[b]
     assert not any(isinstance(s, _Unloaded) for s in rules.blocks[b])
+
+
+def test_rules_kept_by_a_run_elsewhere_name_their_files_as_seen_from_here(tmp_path, monkeypatch):
+    """Messages name a rule file relative to where the command runs. The checked rules a run in
+    another folder kept (naming the files from there) are not used here: a load from the
+    project's folder after one from elsewhere still says games/duel/game.yaml."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    here = Path.cwd()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    away = load_game("duel").rules.where(1, 0)
+    monkeypatch.chdir(here)
+    home = load_game("duel").rules.where(1, 0)
+    assert away.startswith(str(here.resolve() / "games" / "duel")), away
+    assert home.startswith("games/duel/game.yaml:"), home

@@ -5,7 +5,7 @@ effect text again, and links them to its generated module (cache.py) as a build 
 only checking more text later needs (scenarios, explanations), are read on first use.
 
 Kept next to the generated modules, keyed by the rules' digest, where the game was loaded from,
-its mods and the engine (cache.module_key). Written whole or not at all; a cache that cannot be
+how its files are named from where the command runs, its mods and the engine (cache.module_key). Written whole or not at all; a cache that cannot be
 read is rebuilt, never an error.
 """
 from __future__ import annotations
@@ -25,9 +25,13 @@ class _Tables:
 
 
 def key(spec, digest: str) -> str:
+    """Also keyed by the files' names as messages give them (relative to where the command
+    runs): rules kept by a run elsewhere would name their files as that run saw them."""
     h = hashlib.sha256(str(spec.root.resolve()).encode())
     for m in spec.mods:
         h.update(b"\0" + str(m).encode())
+    for s in spec.sources:
+        h.update(b"\0" + s.display.encode())
     return f"{module_key(digest)}-{h.hexdigest()[:12]}"
 
 

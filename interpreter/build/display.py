@@ -23,11 +23,12 @@ class Displayer:
             r.hud["players"][label] = self.later(self.c.expr_text(
                 text, self.src(gs, ("display", "players", label), "display"), dict(me)), f"display of {label}")
         known = (set(r.players) | {v for vals in r.enums.values() for v in vals} | set(r.kinds)
-                 | set(r.zone_families) | set(r.locations))
+                 | set(r.zone_families) | set(r.locations) | set(self.c.functions))
         for i, (k, v) in enumerate(section(disp, "names").items()):
             if k not in known:
                 self.err(gs, ("display", "names", k), "E306",
-                         f"'{k}' is not a player, an enum value, a piece kind, a place or a zone family",
+                         f"'{k}' is not a player, an enum value, a piece kind, a place, a zone family "
+                         "or a game function",
                          did_you_mean(k, known) or "names: gives these their printed names")
             r.names[k] = str(v)
         for name, m in section(disp, "meters").items():
@@ -154,6 +155,11 @@ class Displayer:
                              key=True)
                 else:
                     r.choice_log[(label, branch)] = str(text)
+            left = sorted(branches[label] - set(texts)) if isinstance(texts, dict) else []
+            if left:  # (the log would read the raw "Red: carry_on: switch" for those)
+                self.err(gs, at, "W303", f"display: choices: {label} words no log line for its branch"
+                         f"{'es' if len(left) > 1 else ''} {', '.join(left)}",
+                         f"give each a line ({left[0]}: \"{{}} ...\"), or \"\" to log nothing", key=True)
         for v, text in section(disp, "victories").items():
             if not any_victory and v not in victories:
                 self.err(gs, ("display", "victories", v), "E306", f"no end_game names the victory '{v}'",

@@ -23,7 +23,7 @@ import re
 from ..model.rules import fmt_value
 from .table import question
 from .ruletext import Evaluator, choice_values, expression, statement_of, unparse
-from .wording import for_game, sentences
+from .wording import for_game, mentions, sentences
 
 
 def hidden_items(st, viewer) -> set:
@@ -37,16 +37,8 @@ def hidden_items(st, viewer) -> set:
     return out
 
 
-def _mentions(v, hidden) -> bool:
-    if isinstance(v, (list, tuple)):
-        return any(_mentions(x, hidden) for x in v)
-    if isinstance(v, dict):
-        return any(_mentions(k, hidden) or _mentions(x, hidden) for k, x in v.items())
-    return isinstance(v, str) and v in hidden
-
-
 def _words(rules, v, hidden) -> str:
-    if _mentions(v, hidden):
+    if mentions(v, hidden):
         return "(hidden)"
     if isinstance(v, list):
         return "[" + ", ".join(_words(rules, x, hidden) for x in v) + "]"
@@ -149,36 +141,52 @@ def _function_notes(game, text, also=()) -> list[tuple[str, list[str], str]]:
 
 def candidates(st, text: str, viewer=None, game=None) -> list[str]:
     """Action ids the words may name: exact ids, else ids of the offered moves (over their
-    arguments' values, legal or not) whose id or label holds every word of the text."""
+    arguments' values, legal or not) whose id or label holds every word of the text; those the
+    text names exactly (their id, their label or one of their values, as printed) first."""
+    return ranked(st, text, viewer, game)[0]
+
+
+def ranked(st, text: str, viewer=None, game=None) -> tuple[list[str], set]:
+    """(candidates, the ids among them the text names exactly)."""
     rules = st.rules
     text = text.strip()
     legal = {a.id: a for a in st.legal_actions()}
     if ":" in text and " " not in text:
-        return [text]
-    words = [w for w in re.split(r"\s+", text.lower()) if w]
-    found = []
+        return [text], {text}
+    said = text.lower()
+    words = [w for w in re.split(r"\s+", said) if w]
+    found, exact = [], set()
+
+    def offer(aid, label, values):
+        if aid not in found and all(w in (aid + " " + label).lower() for w in words):
+            found.append(aid)
+            if said in (aid.lower(), label.lower()) or any(
+                    said in (str(v).lower(), rules.display(v).lower()) for v in values):
+                exact.add(aid)
+
     p = st.pending
     if p is not None and p.get("player") == viewer and p["type"] == "ask":
         ev = Evaluator(st, game)
         for name in p["moves"]:
-            m = rules.moves[name]
-            for aid, label in _enumerate_unfiltered(ev, rules, m, viewer, hidden_items(st, viewer)):
-                hay = (aid + " " + label).lower()
-                if all(w in hay for w in words):
-                    found.append(aid)
+            for aid, label, values in _enumerate_unfiltered(ev, rules, rules.moves[name], viewer,
+                                                            hidden_items(st, viewer)):
+                offer(aid, label, values)
     elif p is not None and p.get("player") == viewer and p["type"] in ("choose", "branch", "order"):
         kind = "order" if p["type"] == "order" else "choose"
-        values = choice_values(st, p, words, hidden_items(st, viewer))
-        exact = [v for v in values if text.lower() in (str(v).lower(), rules.display(v).lower())]
-        found += [f"{kind}:{p['label']}:{fmt_value(v)}" for v in exact + [v for v in values if v not in exact]]
-    for aid, a in legal.items():
-        if aid not in found and all(w in (aid + " " + a.label).lower() for w in words):
+        for v in choice_values(st, p, words, hidden_items(st, viewer)):
+            aid = f"{kind}:{p['label']}:{fmt_value(v)}"
             found.append(aid)
-    return found
+            if said in (str(v).lower(), rules.display(v).lower()):
+                exact.add(aid)
+    for aid, a in legal.items():
+        payload = a.payload
+        values = [v for k, v in payload[1].items() if k != "me"] if type(payload) is tuple else [payload]
+        offer(aid, a.label, values)
+    return [i for i in found if i in exact] + [i for i in found if i not in exact], exact
 
 
 def _enumerate_unfiltered(ev, rules, m, viewer, hidden, limit=2000):
-    """The move's (id, label) over its arguments' domains, ignoring its `if:`."""
+    """The move's (id, label, argument values) over its arguments' domains, ignoring its `if:`."""
     out = []
     params = [n for n, _ in m.params]
     env = {"me": viewer}
@@ -187,14 +195,14 @@ def _enumerate_unfiltered(ev, rules, m, viewer, hidden, limit=2000):
         if len(out) >= limit:
             return
         if i == len(params):
-            if any(_mentions(env[n], hidden) for n in params):
+            if any(mentions(env[n], hidden) for n in params):
                 return
             aid = make_id(m, env)
             try:
                 label = m.label_fmt.format(**{k: rules.display(env[k]) for k in params})
             except (KeyError, IndexError, ValueError):
                 label = aid
-            out.append((aid, label))
+            out.append((aid, label, [env[n] for n in params]))
             return
         name, dom = m.params[i]
         try:
@@ -218,15 +226,21 @@ def explain(st, text: str, viewer=None, game=None) -> dict:
      the rule}."""
     rules = st.rules
     hidden = hidden_items(st, viewer)
-    ids = candidates(st, text, viewer, game)
+    ids, exact = ranked(st, text, viewer, game)
     legal_ids = {a.id: a for a in st.legal_actions()} if st.current_player == viewer else {}
     if not ids:
         return _out(text, False, f"no action matches {text!r}; name an action by its id or its words", None,
                     answer=f"Nothing you could choose now is called {text!r}: name an option by its words "
                            "(as the list shows it) or by its id.")
-    # prefer an illegal candidate (the question is why not), the first one otherwise
-    illegal = [i for i in ids if i not in legal_ids]
-    aid = illegal[0] if illegal else ids[0]
+    # what the text names exactly ("why gondor" at a choice of region is about Gondor, not the
+    # Gondor player), one that is legal first (The Shire the territory, offered, and not the
+    # territory card of that name); words that name several: an illegal one (the question is
+    # why not), else the first
+    named = [i for i in ids if i in exact]
+    if named:
+        aid = next((i for i in named if i in legal_ids), named[0])
+    else:
+        aid = next((i for i in ids if i not in legal_ids), ids[0])
     if aid in legal_ids:
         return _out(aid, True, f"{legal_ids[aid].label}: this is legal now", None,
                     answer=f"You can do that now: it is one of your options ({legal_ids[aid].label}).")

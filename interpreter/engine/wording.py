@@ -34,6 +34,15 @@ def _words(name: str) -> str:
     return str(name).replace("_", " ")
 
 
+def mentions(v, hidden) -> bool:
+    """True if a value is, or holds, an item the viewer may not identify (hidden: their ids)."""
+    if isinstance(v, (list, tuple)):
+        return any(mentions(x, hidden) for x in v)
+    if isinstance(v, dict):
+        return any(mentions(k, hidden) or mentions(x, hidden) for k, x in v.items())
+    return isinstance(v, str) and v in hidden
+
+
 class Wording:
     """Says, in words, why a condition is false or a value is not in a list, on one state.
 
@@ -67,11 +76,7 @@ class Wording:
         return _words(shown) if shown == v else shown
 
     def _hides(self, v) -> bool:
-        if isinstance(v, (list, tuple)):
-            return any(self._hides(x) for x in v)
-        if isinstance(v, dict):
-            return any(self._hides(k) or self._hides(x) for k, x in v.items())
-        return isinstance(v, str) and v in self.hidden
+        return mentions(v, self.hidden)
 
     def _name(self, name: str) -> str:
         shown = self.rules.display(name)
@@ -103,13 +108,14 @@ class Wording:
                 return f"the number of {self.noun(args[0], env)}"
             if name in ("adjacent", "adjacent_from") and args:
                 return f"the regions next to {self.arg(args[0], env)}"
+            said = self._name(name)  # (display: names: may word a game function)
             if len(args) > 2 or a[2]:
-                return _words(name)
+                return said
             if args and self._is_me(args[0], env):
                 rest = [self.arg(x, env) for x in args[1:]]
-                return f"your {_words(name)}" + (f" for {_and(rest)}" if rest else "")
-            of = " " if name.endswith("_of") else " of "
-            return _words(name) + (of + _and([self.arg(x, env) for x in args]) if args else "")
+                return f"your {said}" + (f" for {_and(rest)}" if rest else "")
+            of = " " if name.endswith("_of") and said == _words(name) else " of "
+            return said + (of + _and([self.arg(x, env) for x in args]) if args else "")
         if k == "attr":
             whose = self.arg(a[0], env)
             return f"{whose}{chr(39) if whose.endswith('s') else chr(39) + 's'} {_words(a[1])}"

@@ -209,7 +209,7 @@ case("supply_of_unknown_owner", "a piece kind gives a supply to an owner outside
      E("E306", "game.yaml", "2}}", message="'nort' is not an owner of unit", hint="did you mean 'north'?"))
 case("display_name_of_unknown_value", "display: names: gives a printed name to something that is no player or enum value",
      [R("game.yaml", "agent:\n", "display:\n  names: {nortth: The North}\nagent:\n")],
-     E("E306", "game.yaml", "The North}", message="'nortth' is not a player, an enum value, a piece kind, a place or a zone family",
+     E("E306", "game.yaml", "The North}", message="'nortth' is not a player, an enum value, a piece kind, a place, a zone family or a game function",
        hint="did you mean 'north'?"))
 case("key_not_in_zone_family", "a per-player zone family indexed with a colour (area[red])",
      [R("game.yaml", "move(card, area[me])", "move(card, area[red])")],
@@ -419,6 +419,11 @@ case("warn_unused_function", "a function no rule calls (a warning: the game stil
 case("warn_unused_procedure", "a procedure nothing calls",
      [R("game.yaml", "  gain(n): score[me] += n", "  gain(n): score[me] += n\n  idle: log('idle')")],
      E("W202", "game.yaml", "idle:", message="procedure 'idle' is never called"))
+case("warn_choice_without_log_line", "display: choices: words one branch of a one_of, not the other",
+     [R("game.yaml", "  pass:\n    do: gain(1)", "  pass:\n    do: |\n      one_of how {\n        fast { gain(1) }\n"
+        "        slow { gain(2) }\n      }"),
+      R("game.yaml", "agent:\n", "display:\n  choices:\n    how: {fast: '{} hurries'}\nagent:\n")],
+     E("W303", "game.yaml", "how: {fast", message="display: choices: how words no log line for its branch slow"))
 case("warn_region_without_connection", "a region the board never connects",
      [R("board.yaml", "regions:\n", "regions:\n  island: {}\n")],
      E("W101", "board.yaml", "island", message="region 'island' has no connection"))
