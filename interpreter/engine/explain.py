@@ -232,15 +232,11 @@ def explain(st, text: str, viewer=None, game=None) -> dict:
         return _out(text, False, f"no action matches {text!r}; name an action by its id or its words", None,
                     answer=f"Nothing you could choose now is called {text!r}: name an option by its words "
                            "(as the list shows it) or by its id.")
-    # what the text names exactly ("why gondor" at a choice of region is about Gondor, not the
-    # Gondor player), one that is legal first (The Shire the territory, offered, and not the
-    # territory card of that name); words that name several: an illegal one (the question is
-    # why not), else the first
+    # what the text names exactly, a legal one first (a region offered, not the card of its name);
+    # else of what its words name an illegal one (the question is why not), else the first
     named = [i for i in ids if i in exact]
-    if named:
-        aid = next((i for i in named if i in legal_ids), named[0])
-    else:
-        aid = next((i for i in ids if i not in legal_ids), ids[0])
+    aid = next((i for i in named if i in legal_ids), named[0]) if named else \
+        next((i for i in ids if i not in legal_ids), ids[0])
     if aid in legal_ids:
         return _out(aid, True, f"{legal_ids[aid].label}: this is legal now", None,
                     answer=f"You can do that now: it is one of your options ({legal_ids[aid].label}).")
