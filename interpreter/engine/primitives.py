@@ -453,40 +453,11 @@ def _move(st, item, zone, at="top", face=None):
 
 def _move_top(st, src, dst, n=1):
     """Move the top n items of one stack onto another (as many as there are)."""
-    r = st.rules
-    sdef = r.zones[src]
-    if sdef.tableau:
+    if st.rules.zones[src].tableau:
         raise ValueError(f"move_top cannot take from tableau {src!r}; move its items one by one")
     lst = st.zones[src]  # (moves change a zone's list in place)
-    k = min(int(n), len(lst))  # (at most as many as there are: onto itself too)
-    ddef = r.zones[dst]
-    if src == dst or ddef.tableau:  # (onto itself, or the error _move_item gives)
-        for _ in range(k):
-            _move_item(st, lst[-1], dst)
-        return
-    if k <= 0:
-        return
-    # _move_item for each top item, written in: the same lists, faces, shown and dirty bits
-    out, where, fd, shown, bits = st.zones[dst], st.where, st.facedown, st.shown, r.item_bits
-    down = ddef.face == "down"
-    dirty = sdef.bit | ddef.bit | r.where_bit | r.face_bit
-    for _ in range(k):
-        item = lst.pop()
-        out.append(item)
-        where[item] = dst
-        if shown:
-            shown.pop(item, None)
-        if down:
-            fd.add(item)
-        else:
-            fd.discard(item)
-        if bits and item in bits:
-            dirty |= bits[item]
-    if sdef.touch:
-        st.moved += sdef.touch
-    if ddef.touch:
-        st.moved += ddef.touch
-    st.dirty |= dirty
+    for _ in range(min(int(n), len(lst))):  # (at most as many as there are: onto itself too)
+        _move_item(st, lst[-1], dst)
 
 
 def _shuffle(st, z):
