@@ -5,8 +5,9 @@ effect text again, and links them to its generated module (cache.py) as a build 
 only checking more text later needs (scenarios, explanations), are read on first use.
 
 Kept next to the generated modules, keyed by the rules' digest, where the game was loaded from,
-how its files are named from where the command runs, its mods and the engine (cache.module_key). Written whole or not at all; a cache that cannot be
-read is rebuilt, never an error.
+how its files are named from where the command runs, its mods and the engine
+(cache.module_key). Written whole or not at all; a cache that cannot be read is rebuilt, never
+an error.
 """
 from __future__ import annotations
 
