@@ -118,7 +118,7 @@ def _swap(st, a, b):
     """Exchange two items' places (a hidden identity changed, everything else equal)."""
     za, zb = st.where[a], st.where[b]
     ia, ib = st.zones[za].index(a), st.zones[zb].index(b)
-    st.zones[za][ia], st.zones[zb][ib] = b, a
+    st.zone_list(za)[ia], st.zone_list(zb)[ib] = b, a  # (a state's own lists: a clone shares them)
     st.where[a], st.where[b] = zb, za
     st._memo.clear()
     st._legal = None

@@ -124,6 +124,32 @@ def test_clone_is_independent(duel):
     assert st.clone().to_json() == before
 
 
+def test_clones_share_zone_lists_until_written(duel):
+    """A clone and its original share each zone's list until one of them writes that zone
+    (State.zone_list): writing either leaves the other as it was, in both directions, through
+    clones of clones, and a new game never changes the starting position the next one copies."""
+    st = duel.new_game(seed=3)
+    for _ in range(6):
+        st.apply(st.legal_actions()[0])
+    c = st.clone()
+    cc = c.clone()
+    assert all(c.zones[z] is st.zones[z] for z in st.zones)  # nothing copied yet
+    texts = {"st": st.to_json(), "c": c.to_json()}
+    rng = random.Random(2)
+    for _ in range(8):  # the original plays on: its clones stay as they were
+        st.apply(rng.choice(st.legal_actions()))
+    assert c.to_json() == texts["c"] == cc.to_json()
+    while not c.is_terminal():  # the clone plays on: its own clone stays as it was
+        c.apply(rng.choice(c.legal_actions()))
+    assert cc.to_json() == texts["c"]
+    assert any(c.zones[z] is not cc.zones[z] for z in c.zones)
+    start = duel.new_game(seed=9).to_json()
+    first = duel.new_game(seed=9)
+    while not first.is_terminal():
+        first.apply(rng.choice(first.legal_actions()))
+    assert duel.new_game(seed=9).to_json() == start != first.to_json()
+
+
 def test_illegal_action_leaves_state_unchanged(duel):
     st = duel.new_game(seed=4)
     before = st.to_json()

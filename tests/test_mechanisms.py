@@ -512,3 +512,24 @@ def test_an_event_that_no_listener_takes_lets_its_statement_go_on_and_a_failing_
     line = LISTENING.splitlines().index("    do: heard += 100") + 1
     assert f"game.yaml:{line}" in str(err.value) and "past the end" in str(err.value), str(err.value)
     assert st.to_json() == before            # (atomic: the state is as it was)
+
+
+def test_a_local_names_a_zone_and_a_list_is_a_value(tmp_path):
+    """`let here = hand[me]` names the zone: it reads the hand as it is when read; `let kept =
+    [c for c in hand[me]]` is a list, kept as it was made. Both read alike whichever state owns
+    the zone's list (a new game shares it with the starting position, a clone with its
+    original: State.zone_list)."""
+    import shutil
+
+    game = tmp_path / "toy"
+    shutil.copytree(TOY, game)
+    text = (game / "game.yaml").read_text()
+    text = text.replace("moves:\n", "moves:\n  keep:\n    do: |\n      let here = hand[me]\n"
+                        "      let kept = [c for c in hand[me]]\n      move(hand[me][0], table)\n"
+                        "      score[me] = count(here) * 10 + count(kept)\n", 1)
+    text = text.replace("ask pick, pass,", "ask keep, pick, pass,", 1)
+    (game / "game.yaml").write_text(text)
+    g = load_game(str(game))
+    for st in (g.new_game(seed=1), g.new_game(seed=1).clone()):
+        st.apply("keep")
+        assert st.vars["score.red"] == 12  # one card left in the hand; two when the list was made

@@ -596,7 +596,7 @@ def test_invariants_catch_a_broken_state(wotr):
     with pytest.raises(AssertionError, match="gondor"):
         invariants(bad)
     bad = st.clone()
-    bad.zones["hand.shadow"].append(bad.zones["deck.fp_strategy"][0])
+    bad.zone_list("hand.shadow").append(bad.zones["deck.fp_strategy"][0])
     with pytest.raises(AssertionError):
         invariants(bad)
     bad = st.clone()
@@ -615,7 +615,7 @@ def _swap(st, a, b):
     """Exchange two items' places (one hidden identity changed, everything else equal)."""
     za, zb = st.where[a], st.where[b]
     ia, ib = st.zones[za].index(a), st.zones[zb].index(b)
-    st.zones[za][ia], st.zones[zb][ib] = b, a
+    st.zone_list(za)[ia], st.zone_list(zb)[ib] = b, a  # (a state's own lists: a clone shares them)
     st.where[a], st.where[b] = zb, za
     if (a in st.facedown) != (b in st.facedown):
         if a in st.facedown:
@@ -692,7 +692,7 @@ def test_views_hide_hands_and_the_hunt_pool(wotr):
                     rng.shuffle(order)
 
                     def reorder(o, order=order):
-                        o.zones["hunt_pool"][:] = order
+                        o.zone_list("hunt_pool")[:] = order
                         o._memo.clear()
                         o._legal = None
                     for viewer in (SH, FP):

@@ -54,7 +54,7 @@ def put_item(st, item, target):
         occupant = st.zones[zone][i]
         # take the item out of its old place, putting the occupant there instead
         if old is not None:
-            lst = st.zones[old]
+            lst = st.zone_list(old)
             j = lst.index(item)
             if occupant is not None:
                 lst[j] = occupant
@@ -65,18 +65,18 @@ def put_item(st, item, target):
                 del lst[j]
         elif occupant is not None:
             del st.where[occupant]
-        st.zones[zone][i] = item
+        st.zone_list(zone)[i] = item
         st.where[item] = zone
         st.facedown.discard(item)
         return
     if old is not None:
-        lst = st.zones[old]
+        lst = st.zone_list(old)
         j = lst.index(item)
         if rules.zones[old].tableau:
             lst[j] = None
         else:
             del lst[j]
-    st.zones[zone].append(item)
+    st.zone_list(zone).append(item)
     st.where[item] = zone
     if zd.face == "down":
         st.facedown.add(item)

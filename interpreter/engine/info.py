@@ -111,8 +111,9 @@ def resample(st, player, rng):
         picked = [s.zones[z][i] for z, i in places]
         rng.shuffle(picked)
         for (z, i), it in zip(places, picked):
-            remap[s.zones[z][i]] = it
-            s.zones[z][i] = it
+            lst = s.zone_list(z)
+            remap[lst[i]] = it
+            lst[i] = it
             s.where[it] = z
     hidden = rules.hidden_vars
     for k, v in s.vars.items():

@@ -414,9 +414,13 @@ def _move_item(st, item, zone, at="top", face=None):
         raise ValueError(f"cannot move an item into tableau zone {zone!r}; use deal")
     dirty = zdef.bit | r.where_bit | r.face_bit
     old = st.where.get(item)
+    zones, own = st.zones, st._zown  # (State.zone_list, written in: a list shared is copied first)
     if old is not None:
         odef = r.zones[old]
-        lst = st.zones[old]
+        lst = zones[old]
+        if own is not None and old not in own:
+            lst = zones[old] = lst.copy()
+            own.add(old)
         if odef.tableau:
             lst[lst.index(item)] = None
         elif lst[-1] == item:  # the top of a stack, most often (an item lies in one place only)
@@ -426,10 +430,14 @@ def _move_item(st, item, zone, at="top", face=None):
         dirty |= odef.bit
         if odef.touch:
             st.moved += odef.touch
+    lst = zones[zone]
+    if own is not None and zone not in own:
+        lst = zones[zone] = lst.copy()
+        own.add(zone)
     if at == "bottom":
-        st.zones[zone].insert(0, item)
+        lst.insert(0, item)
     else:
-        st.zones[zone].append(item)
+        lst.append(item)
     st.where[item] = zone
     if st.shown:
         st.shown.pop(item, None)  # what was shown of it was shown where it lay
@@ -455,7 +463,7 @@ def _move_top(st, src, dst, n=1):
     """Move the top n items of one stack onto another (as many as there are)."""
     if st.rules.zones[src].tableau:
         raise ValueError(f"move_top cannot take from tableau {src!r}; move its items one by one")
-    lst = st.zones[src]  # (moves change a zone's list in place)
+    lst = st.zone_list(src)  # (moves change a zone's list in place: this one)
     for _ in range(min(int(n), len(lst))):  # (at most as many as there are: onto itself too)
         _move_item(st, lst[-1], dst)
 
@@ -463,7 +471,7 @@ def _move_top(st, src, dst, n=1):
 def _shuffle(st, z):
     """Shuffle a zone with the game's seeded random source (what was shown of its items to
     one player is forgotten: nobody can follow them through a shuffle)."""
-    _rng.shuffle(st, st.zones[z])
+    _rng.shuffle(st, st.zone_list(z))
     if st.shown:
         for it in st.zones[z]:
             if st.shown.pop(it, None) is not None:
@@ -475,10 +483,11 @@ def _shuffle(st, z):
 def _deal(st, tableau, src):
     """Fill a tableau's slots from the top of a stack, face up or down as each slot says."""
     zdef = st.rules.zones[tableau]
-    slots = st.zones[tableau]
+    slots = st.zone_list(tableau)
+    pile = st.zone_list(src)
     for i in range(len(slots)):
-        if slots[i] is None and st.zones[src]:
-            item = st.zones[src].pop()
+        if slots[i] is None and pile:
+            item = pile.pop()
             slots[i] = item
             st.where[item] = tableau
             st.dirty |= st.rules.item_bits.get(item, 0)

@@ -5,7 +5,9 @@ the board graph) lives in the shared ``Rules`` object the state points to.
 
 Fields
   vars      scalar variables: ``name`` or ``family.key`` -> int/str/bool/None
-  zones     zone id -> list of item ids (tableau zones keep ``None`` for empty slots)
+  zones     zone id -> list of item ids (tableau zones keep ``None`` for empty slots); a list
+            is shared with the states copied from or with this one until either changes it:
+            whatever changes a zone's items takes its list from ``zone_list`` (copy on write)
   where     item id -> zone id (the one place each item is)
   facedown  item ids lying face down in their zone
   shown     item id -> players it has been shown to (reveal_to), until it moves or is shuffled
@@ -28,7 +30,7 @@ SAVE_FORMAT = 1
 class State:
     __slots__ = ("rules", "vars", "zones", "where", "facedown", "shown", "pieces", "stack", "pending",
                  "rng", "log", "history", "over", "winners", "victory", "scores", "dirty", "work", "_legal",
-                 "seed", "_memo", "seats", "_shared", "moved", "_occ")
+                 "seed", "_memo", "seats", "_shared", "moved", "_occ", "_zown")
 
     def __init__(self, rules):
         self.rules = rules
@@ -56,6 +58,7 @@ class State:
         self.moved: list = []  # the places pieces moved from and to since the interpreter last looked (vm.wrote)
         self._shared = False  # the log and history lists are shared with a clone: copied on write
         self._occ = None  # an index of pieces: (kind, owner) -> places holding any (primitives.occupied)
+        self._zown = None  # the zones whose lists are this state's own (None: all of them): zone_list
 
     # ---- copying ----------------------------------------------------------
     def _position(self) -> "State":
@@ -64,12 +67,26 @@ class State:
         new = self.__class__.__new__(self.__class__)
         new.rules = self.rules
         new.vars = self.vars.copy()
-        new.zones = {k: v.copy() for k, v in self.zones.items()}
+        # the zones' lists are shared until written (zone_list): most zones of a big game are
+        # not written between two copies (copying every list was most of a clone's time)
+        new.zones = self.zones.copy()
+        new._zown = set()
+        self._zown = set()
         new.where = self.where.copy()
         new.facedown = self.facedown.copy()
         new.pieces = self.pieces.copy()
         new._occ = None  # (built again when first asked: a copy would cost every clone)
         return new
+
+    def zone_list(self, z) -> list:
+        """Zone z's list of items, to change in place: this state's own (copied first when it is
+        shared with another state: _position)."""
+        lst = self.zones[z]
+        own = self._zown
+        if own is not None and z not in own:
+            lst = self.zones[z] = lst.copy()
+            own.add(z)
+        return lst
 
     def fresh(self) -> "State":
         """A new game's state from this one, which holds only the starting position (every
