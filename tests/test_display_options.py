@@ -79,6 +79,15 @@ def test_a_prompt_reads_the_locals_of_the_rule_asking_it(tmp_path):
     assert _decision(st)["prompt"] == "go on{ }?"  # {{ and }} are braces
 
 
+def test_a_prompt_part_that_fails_while_playing_reads_as_a_question_mark(tmp_path):
+    """A {expression} that fails (here an index past the end of a list, at the first question
+    only) shows "?" in its place: the table never breaks, and the gap is visible."""
+    st = load_game(_tiny(tmp_path, '"put a pawn where? (note {[10, 20][left]})"')).new_game(seed=1)
+    assert _decision(st)["prompt"] == "put a pawn where? (note ?)"  # left is 2: past the end
+    st.apply("choose:spot:north")
+    assert _decision(st)["prompt"] == "put a pawn where? (note 20)"  # left is 1
+
+
 def test_an_option_about_one_region_ends_with_its_line(tmp_path):
     st = load_game(_tiny(tmp_path, "where?")).new_game(seed=1)
     st.apply("choose:spot:north")
@@ -184,7 +193,8 @@ def test_war_of_the_ring_options_name_decks_armies_and_combat_halves():
     # an army to move: each region says which figures stand there
     d, st = _wotr_dice(["army"], "choose:turn_action:use_die", "choose:action:move_armies")
     lines = {o["value"]: o["line"] for o in d["options"]}
-    assert lines["minas_tirith"] == "Gondor 3 regular 1 elite 1 leader", lines
+    assert lines["minas_tirith"] == "Gondor 3 regulars 1 elite 1 leader", lines
+    assert lines["erebor"] == "Dwarves 1 regular 2 elites 1 leader", lines  # a word for one, one for more
     # an Event card: the die icon that plays it and its Combat half
     cards = [i for z in table(st, "free_peoples")["zones"] if z["id"] == "hand.free_peoples" for i in z["items"]]
     assert cards and all(c["line"] == f"{st.rules.display(st.rules.props[c['id']]['icon'])} icon · Combat: "

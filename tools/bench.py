@@ -2,6 +2,7 @@
 
     python tools/bench.py [GAME] [--mod M ...] [--option name=value ...] [--games N] [--seed S] [--json]
     python tools/bench.py GAME --compare COMMIT [--rounds R]   # speed against another commit
+    python tools/bench.py GAME --compare COMMIT --callgrind [--cg-games N]   # ... in CPU instructions
 
 Figures (one core, this process):
   load+validate   a fresh interpreter process loading and checking the rule files: "first"
@@ -147,6 +148,25 @@ def compare(game: str, ref: str, games: int, rounds: int, mods=()) -> dict:
                 "actions_per_s_this": round(this), f"actions_per_s_{sha}": round(old), "ratio": round(this / old, 3)}
 
 
+def compare_instructions(game: str, ref: str, games: int, mods=()) -> dict:
+    """CPU instructions per action of random playouts (the same seeds) of this checkout and of
+    another commit, counted by callgrind (callgrind_instructions): the same comparison as
+    `compare`, in a figure that does not depend on how busy the machine is. Each side's count
+    is that of `games` playouts less that of none (the load and the warm-up games)."""
+    with worktree(ref) as (sha, tmp):
+        per = {}
+        for name, tree in (("this", ROOT), (sha, tmp)):
+            counts = []
+            for n in (games, 0):
+                script = PLAYOUT % (str(tree), game, list(mods), WARM_UP, n)
+                total, out = callgrind_instructions(["-c", script])
+                counts.append((total, json.loads(out)["actions"]))
+            (full, actions), (base, _) = counts
+            per[name] = round((full - base) / actions)
+        return {"game": game, "compared_with": sha, "games": games, "instructions_per_action_this": per["this"],
+                f"instructions_per_action_{sha}": per[sha], "ratio": round(per[sha] / per["this"], 3)}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("game", nargs="?", default="duel")
@@ -158,7 +178,17 @@ def main(argv=None):
     ap.add_argument("--compare", metavar="COMMIT", help="compare playout speed with another commit, "
                     "interleaved in fresh processes (prints the ratio)")
     ap.add_argument("--rounds", type=int, default=5, help="rounds of --compare (default 5)")
+    ap.add_argument("--callgrind", action="store_true", help="with --compare: CPU instructions per action "
+                    "instead of time (valgrind; the ratio is theirs over ours)")
+    ap.add_argument("--cg-games", type=int, default=20, help="games per side under --callgrind (default 20)")
     args = ap.parse_args(argv)
+    if args.compare and args.callgrind:
+        res = compare_instructions(args.game, args.compare, args.cg_games, args.mod)
+        old = res["compared_with"]
+        print(json.dumps(res, indent=1) if args.json else
+              f"{res['game']}: this checkout {res['instructions_per_action_this']:,} instructions/action, {old} "
+              f"{res['instructions_per_action_' + old]:,}: {res['ratio']}x fewer")
+        return
     if args.compare:
         res = compare(args.game, args.compare, min(args.games, 100), args.rounds, args.mod)
         old = res["compared_with"]

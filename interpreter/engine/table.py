@@ -49,11 +49,11 @@ def in_a_row(rules, v):
     return None if v is None else words(rules, v)
 
 
-def _safe(f, st, env):
+def _safe(f, st, env, failed=None):
     try:
         return f(st, env)
-    except Exception:  # a display expression never breaks the game
-        return None
+    except Exception:  # a display expression never breaks the game (it shows `failed`)
+        return failed
 
 
 def item(rules, st, iid, viewer, shown_as=None) -> dict:
@@ -163,12 +163,13 @@ def decision(rules, st, viewer) -> dict | None:
 
 def _prompt(st, key):
     """The prompt display: prompts: gives the decision asked under `key`, its {expressions}
-    read in the scope of the rule asking it (the top frame's locals); None when it has none."""
+    read in the scope of the rule asking it (the top frame's locals); None when it has none.
+    An expression that fails there reads "?" (a gap a player can see, not a silent blank)."""
     text = st.rules.hud["prompts"].get(key)
     if not isinstance(text, list):
         return text
     env = st.stack[-1][2] if st.stack else {}
-    return "".join(x if isinstance(x, str) else in_a_row(st.rules, _safe(x, st, env)) or "" for x in text)
+    return "".join(x if isinstance(x, str) else in_a_row(st.rules, _safe(x, st, env, "?")) or "" for x in text)
 
 
 def group_label(labels: list) -> str:

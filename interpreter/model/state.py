@@ -25,6 +25,7 @@ import json
 from ..errors import SaveError
 
 SAVE_FORMAT = 1
+SHARE_ZONES = 16  # a copy of a state with more zones than this shares their lists (_position)
 
 
 class State:
@@ -67,11 +68,16 @@ class State:
         new = self.__class__.__new__(self.__class__)
         new.rules = self.rules
         new.vars = self.vars.copy()
-        # the zones' lists are shared until written (zone_list): most zones of a big game are
-        # not written between two copies (copying every list was most of a clone's time)
-        new.zones = self.zones.copy()
-        new._zown = set()
-        self._zown = set()
+        zones = self.zones
+        if len(zones) > SHARE_ZONES:
+            # the zones' lists are shared until written (zone_list): most zones of a big game
+            # are not written between two copies (copying every list was most of its clone)
+            new.zones = zones.copy()
+            new._zown = set()
+            self._zown = set()
+        else:  # a few zones: copied at once (cheaper than sharing them, then copying each)
+            new.zones = {k: v.copy() for k, v in zones.items()}
+            new._zown = None
         new.where = self.where.copy()
         new.facedown = self.facedown.copy()
         new.pieces = self.pieces.copy()
