@@ -76,6 +76,18 @@ def test_a_choice_value_not_offered():
     assert not out["legal"] and "is not one of the options" in out["reason"]
 
 
+def test_a_decision_named_without_an_option_lists_its_options():
+    """'choose:muster' or 'choose:muster:' (no value) names the decision now asked: the answer
+    lists its options (it once read "Is not an option here", or "not asking muster now")."""
+    st = duel()
+    me = st.current_player
+    st.apply(next(a for a in st.legal_actions() if "Muster" in a.label and a.id.endswith(":play")))
+    options = ", ".join(st.rules.display(r) for r in st.pending["options"])
+    for text in ("choose:muster", "choose:muster:"):
+        out = why(st, text, me)
+        assert not out["legal"] and out["answer"] == f"Name one of the options for 'place the Units where?': {options}."
+
+
 def test_a_hidden_item_is_never_named():
     st = duel()
     me = st.current_player

@@ -358,6 +358,11 @@ def _explain_choice(st, aid, p, say, game) -> dict:
     except Exception:
         pass
     asked = question(st)
+    if p["type"] != "ask" and p.get("label") in (label, rest) and (value == "" or not label):  # no option named
+        listed = ", ".join(_branch(rules, fmt_value(v)) if p["type"] in ("branch", "order") else
+                           _words(rules, v, say.hidden) for v in p.get("options", [])) or "none"
+        return _out(aid, False, f"no option named; the options are: {listed}", where,
+                    answer=f"Name one of the options for {asked!r}: {listed}.")
     if p["type"] == "ask" or p.get("label") != label:
         now = ", ".join(p["moves"]) if p["type"] == "ask" else p.get("label")
         return _out(aid, False, f"the game is not asking {label.replace('_', ' ')} now; it asks for: {now}", where,
@@ -406,9 +411,7 @@ def _branch(rules, name: str) -> str:
 def _out(aid, legal, reason, rule, cites=(), notes=(), answer=None) -> dict:
     answer = answer or (("Legal: " if legal else "Not possible: ") + reason)
     lines = [answer, ""]  # then, for rule authors, the rule and the reason in its own terms
-    lines += [f"rule: {rule}", f"  {reason}"] if rule else [f"({reason})"]
-    for c in cites:
-        lines.append(f"  # {c}")
+    lines += ([f"rule: {rule}", f"  {reason}"] if rule else [f"({reason})"]) + [f"  # {c}" for c in cites]
     for name, ns, where in notes:
         if ns:
             lines.append(f"{name} ({where}):")
