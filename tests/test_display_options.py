@@ -88,6 +88,39 @@ def test_a_prompt_part_that_fails_while_playing_reads_as_a_question_mark(tmp_pat
     assert _decision(st)["prompt"] == "put a pawn where? (note 20)"  # left is 1
 
 
+def test_plurals_word_a_count_in_display_lines_the_board_and_the_line_mode(tmp_path):
+    """display: plurals: the word for more than one of a piece kind: after a count in a display
+    line, on the board (the terminal's words for a region's pieces) and in the line-mode table;
+    a count of 1 keeps the name; an unknown id is an E306 error at its line."""
+    from interpreter.cli.tui.panes import _piece_words
+    from interpreter.engine.table import in_a_row
+
+    game = _tiny(tmp_path, "where?")
+    text = Path(game, "game.yaml").read_text().replace("display:\n", "display:\n  plurals: {pawn: pawns}\n", 1)
+    Path(game, "game.yaml").write_text(text)
+    g = load_game(game)
+    st = g.new_game(seed=1)
+    st.apply("choose:spot:north")
+    st.apply("choose:spot:north")
+    assert in_a_row(g.rules, [2, "pawn", 1, "pawn", 0, "pawn"]) == "2 pawns 1 pawn 0 pawns"
+    t = table(st, "red")
+    assert t["plurals"] == {"pawn": "pawns"}
+    assert _piece_words(t, {}, [["red", "pawn", 2], ["blue", "pawn", 1]]) == "[#ff0000]red 2 pawns[/]; [#0087ff]blue 1 pawn[/]"
+    assert g.rules.counted(2, "pawn") == "2 pawns" and g.rules.counted(1, "pawn") == "1 pawn"
+    import io
+
+    from rich.console import Console
+
+    from interpreter.cli.render import render
+    out = io.StringIO()
+    render(st, "red", Console(file=out, width=120))
+    assert "2 pawns" in out.getvalue()  # the line-mode board
+    Path(game, "game.yaml").write_text(text.replace("{pawn: pawns}", "{pawn: pawns, pwn: pwns}"))
+    errors = [d for d in check_game(game) if d.severity == "error"]
+    assert [(d.code, d.line) for d in errors] == [("E306", text.splitlines().index("  plurals: {pawn: pawns}") + 1)]
+    assert "pawn" in errors[0].hint
+
+
 def test_an_option_about_one_region_ends_with_its_line(tmp_path):
     st = load_game(_tiny(tmp_path, "where?")).new_game(seed=1)
     st.apply("choose:spot:north")

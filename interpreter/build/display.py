@@ -31,6 +31,12 @@ class Displayer:
                          "or a game function",
                          did_you_mean(k, known) or "names: gives these their printed names")
             r.names[k] = str(v)
+        for k, v in section(disp, "plurals").items():  # the word for more than one (Rules.counted)
+            if k not in known | set(r.item_types):
+                self.err(gs, ("display", "plurals", k), "E306", f"'{k}' is not a piece kind, an item type "
+                         "or another name the table prints", did_you_mean(k, known | set(r.item_types))
+                         or "plurals: gives the word for more than one of these", key=True)
+            r.plurals[k] = str(v)
         for name, m in section(disp, "meters").items():
             if not isinstance(m, dict) or "value" not in m:
                 continue  # the schema already reported it

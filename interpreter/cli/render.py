@@ -113,7 +113,7 @@ def render(st, viewer, console):
             by_loc: dict = {}
             for (k, o, loc), n in st.pieces.items():
                 if loc in rules.props and n:
-                    by_loc.setdefault(loc, {}).setdefault(o, []).append(f"{n} {k}")
+                    by_loc.setdefault(loc, {}).setdefault(o, []).append(rules.counted(n, k))
             for r in rules.regions:
                 items = [_item_look(st, it, viewer) for fam in on_board for it in st.zones[f"{fam}.{r}"]]
                 cols = _region_columns(st, extra, viewer, r)
@@ -132,7 +132,7 @@ def render(st, viewer, console):
         for r in rules.regions if not big else []:
             cells = []
             for p in cols:
-                parts = [f"{st.pieces.get((k, p, r), 0)} {k}" for k in owned if st.pieces.get((k, p, r), 0)]
+                parts = [rules.counted(st.pieces[(k, p, r)], k) for k in owned if st.pieces.get((k, p, r), 0)]
                 for fam in on_board:
                     for it in st.zones[f"{fam}.{r}"]:
                         if rules.item_owner.get(it) == p:

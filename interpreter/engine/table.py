@@ -8,6 +8,7 @@ region columns, item lines) are evaluated on the state; a game's display express
 public facts only (the leak tests of each front end check that no hidden item ever appears).
 
     {"title", "viewer", "turn", "to_act", "over", "winners", "victory", "scores", "owners": {id: name},
+     "plurals": {id: the word for more than one},
      "result": None | {"who", "victory", "points", "line"}   (the end in words: primitives.over_words),
      "players": [{"id", "name", "you", "to_act", "fields": [[label, text]]}],
      "meters":  [{"id", "label", "owner", "value", "max", "marks": {space: text}}],
@@ -43,9 +44,13 @@ def words(rules, v) -> str:
 
 def in_a_row(rules, v):
     """A display expression's value as a line: a list reads as words in a row, leaving out
-    what is none or empty (['you pay', 2, 'coins'] -> "you pay 2 coins"); none is no line."""
+    what is none or empty (['you pay', 2, 'coins'] -> "you pay 2 coins"), a name after a count
+    other than 1 in its word for more than one ([3, regular] -> "3 regulars"); none is no line."""
     if isinstance(v, list):
-        return " ".join(words(rules, x) for x in v if x not in (None, [], ""))
+        xs = [x for x in v if x not in (None, [], "")]
+        many = rules.plurals  # (a count before a name: "3 regulars", display: plurals:)
+        return " ".join(many[x] if i and many and type(xs[i - 1]) is int and xs[i - 1] != 1 and type(x) is str
+                        and x in many else words(rules, x) for i, x in enumerate(xs))
     return None if v is None else words(rules, v)
 
 
@@ -302,4 +307,6 @@ def table(st, viewer=None, log_from: int = 0) -> dict:
             # addition: the printed names of every owner of pieces on the board (a neutral army
             # that has no seat is not among the players)
             "owners": {o: rules.display(o) for o in sorted({str(x[1]) for x in v["pieces"] if x[1] is not None})},
+            # addition: the word for more than one of a piece kind (display: plurals:)
+            "plurals": rules.plurals,
             "decision": decision(rules, st, viewer)}

@@ -138,6 +138,7 @@ class Rules:
         self.default_agents = None  # agent: default
         self.turn_var = None        # turn: the variable naming whose turn it is
         self.names: dict = {}  # display: names (how players and enum values read)
+        self.plurals: dict = {}  # display: plurals (the word for more than one: counted)
         self.choice_log: dict = {}  # display: choices: (one_of label, branch) -> how it reads in the log
         self.victory_names: dict = {}  # display: victories: a victory -> how it reads in the log
         self.hud = {"players": {}, "regions": {}, "zones": [], "player_zones": [], "meters": {}, "prompts": {},
@@ -262,6 +263,12 @@ class Rules:
                 out.append("{}")
             out.append(part)
         return "".join(out)
+
+    def counted(self, n, value) -> str:
+        """n of something in words: "3 regulars", "1 regular" (display: plurals: the word for
+        more than one; its printed name otherwise)."""
+        word = self.plurals.get(value) if n != 1 and isinstance(value, str) else None
+        return f"{n} {word or self.display(value)}"
 
     def display(self, value) -> str:
         if isinstance(value, str) and value in self.names:

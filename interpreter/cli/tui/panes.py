@@ -193,8 +193,9 @@ def meters(t: dict) -> str:
 def _piece_words(t: dict, names: dict, pieces) -> str:
     styles = player_styles(t)
     by_owner: dict = {}
+    many = t.get("plurals") or {}
     for o, k, n in pieces:
-        by_owner.setdefault(o, []).append(f"{n} {names.get(k, k)}")
+        by_owner.setdefault(o, []).append(f"{n} {many.get(k) if n != 1 and k in many else names.get(k, k)}")
     parts = []
     for o, ks in by_owner.items():
         style = styles.get(o, "")

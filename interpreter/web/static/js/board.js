@@ -96,6 +96,7 @@ export class Board {
 
   // ---- drawing --------------------------------------------------------------------------
   render(table, targets) {
+    this.plurals = table.plurals;
     const board = table.board || { regions: [], connections: [] };
     if (!this.geo || this.geo.count !== board.regions.length) {
       this.geo = this._geometry(board.regions);
@@ -261,7 +262,9 @@ export class Board {
     const parts = [el("b", { text: reg.name })];
     const props = Object.entries(reg.props || {});
     if (props.length) parts.push(el("dl", { class: "props" }, props.map(([k, v]) => [el("dt", { text: words(k) }), el("dd", { text: v })])));
-    for (const [o, k, n] of reg.pieces) parts.push(el("div", { text: `${this.ownerName(o)}: ${n} ${this.ownerName(k)}` }));
+    // (a count other than 1 takes the kind's word for more than one: display: plurals:)
+    const many = this.plurals || {};
+    for (const [o, k, n] of reg.pieces) parts.push(el("div", { text: `${this.ownerName(o)}: ${n} ${n !== 1 && many[k] ? many[k] : this.ownerName(k)}` }));
     for (const it of reg.items) if (it) parts.push(el("div", { text: it.id === null ? `a hidden piece${it.owner ? " of " + this.ownerName(it.owner) : ""}` : it.name }));
     for (const [l, t] of reg.fields || []) parts.push(el("div", { class: "dim", text: `${l}: ${t}` }));
     return el("div", {}, parts);
