@@ -463,7 +463,7 @@ def _move_top(st, src, dst, n=1):
     """Move the top n items of one stack onto another (as many as there are)."""
     if st.rules.zones[src].tableau:
         raise ValueError(f"move_top cannot take from tableau {src!r}; move its items one by one")
-    lst = st.zone_list(src)  # (moves change a zone's list in place: this one)
+    lst = st.zones[src] if st._zown is None else st.zone_list(src)  # (moves change this list in place)
     for _ in range(min(int(n), len(lst))):  # (at most as many as there are: onto itself too)
         _move_item(st, lst[-1], dst)
 
@@ -471,7 +471,7 @@ def _move_top(st, src, dst, n=1):
 def _shuffle(st, z):
     """Shuffle a zone with the game's seeded random source (what was shown of its items to
     one player is forgotten: nobody can follow them through a shuffle)."""
-    _rng.shuffle(st, st.zone_list(z))
+    _rng.shuffle(st, st.zones[z] if st._zown is None else st.zone_list(z))
     if st.shown:
         for it in st.zones[z]:
             if st.shown.pop(it, None) is not None:
