@@ -514,7 +514,7 @@ def test_an_event_that_no_listener_takes_lets_its_statement_go_on_and_a_failing_
     assert st.to_json() == before            # (atomic: the state is as it was)
 
 
-def test_a_local_names_a_zone_and_a_list_is_a_value(tmp_path):
+def test_a_local_names_a_zone_and_a_list_is_a_value(tmp_path, monkeypatch):
     """`let here = hand[me]` names the zone: it reads the hand as it is when read; `let kept =
     [c for c in hand[me]]` is a list, kept as it was made. Both read alike whichever state owns
     the zone's list (a new game shares it with the starting position, a clone with its
@@ -529,7 +529,12 @@ def test_a_local_names_a_zone_and_a_list_is_a_value(tmp_path):
                         "      score[me] = count(here) * 10 + count(kept)\n", 1)
     text = text.replace("ask pick, pass,", "ask keep, pick, pass,", 1)
     (game / "game.yaml").write_text(text)
+    from interpreter.model import state
+
     g = load_game(str(game))
-    for st in (g.new_game(seed=1), g.new_game(seed=1).clone()):
-        st.apply("keep")
-        assert st.vars["score.red"] == 12  # one card left in the hand; two when the list was made
+    for share in (16, 0):  # the toy's few zones copied at once; then shared, as a big game's are
+        monkeypatch.setattr(state, "SHARE_ZONES", share)
+        for st in (g.new_game(seed=1), g.new_game(seed=1).clone()):
+            assert (st._zown is None) == (share == 16)
+            st.apply("keep")
+            assert st.vars["score.red"] == 12  # one card left in the hand; two when the list was made

@@ -463,15 +463,18 @@ def _move_top(st, src, dst, n=1):
     """Move the top n items of one stack onto another (as many as there are)."""
     if st.rules.zones[src].tableau:
         raise ValueError(f"move_top cannot take from tableau {src!r}; move its items one by one")
-    lst = st.zones[src] if st._zown is None else st.zone_list(src)  # (moves change this list in place)
-    for _ in range(min(int(n), len(lst))):  # (at most as many as there are: onto itself too)
-        _move_item(st, lst[-1], dst)
+    k = min(int(n), len(st.zones[src]))  # (at most as many as there are: onto itself too)
+    if k > 0:  # (a list shared with another state is copied only when something moves: zone_list)
+        lst = st.zones[src] if st._zown is None else st.zone_list(src)  # (moves change this list in place)
+        for _ in range(k):
+            _move_item(st, lst[-1], dst)
 
 
 def _shuffle(st, z):
     """Shuffle a zone with the game's seeded random source (what was shown of its items to
     one player is forgotten: nobody can follow them through a shuffle)."""
-    _rng.shuffle(st, st.zones[z] if st._zown is None else st.zone_list(z))
+    if len(st.zones[z]) > 1:  # (one item or none: no draw, and nothing to copy)
+        _rng.shuffle(st, st.zones[z] if st._zown is None else st.zone_list(z))
     if st.shown:
         for it in st.zones[z]:
             if st.shown.pop(it, None) is not None:
@@ -483,8 +486,9 @@ def _shuffle(st, z):
 def _deal(st, tableau, src):
     """Fill a tableau's slots from the top of a stack, face up or down as each slot says."""
     zdef = st.rules.zones[tableau]
-    slots = st.zone_list(tableau)
-    pile = st.zone_list(src)
+    slots, pile = st.zones[tableau], st.zones[src]
+    if pile and None in slots:  # (something to deal: this state's own lists, copied if shared)
+        slots, pile = st.zone_list(tableau), st.zone_list(src)
     for i in range(len(slots)):
         if slots[i] is None and pile:
             item = pile.pop()
