@@ -182,6 +182,8 @@ def main(argv=None):
                     "instead of time (valgrind; the ratio is theirs over ours)")
     ap.add_argument("--cg-games", type=int, default=20, help="games per side under --callgrind (default 20)")
     args = ap.parse_args(argv)
+    if args.callgrind and not args.compare:
+        ap.error("--callgrind counts instructions against another commit: give --compare COMMIT")
     if args.compare and args.callgrind:
         res = compare_instructions(args.game, args.compare, args.cg_games, args.mod)
         old = res["compared_with"]
