@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Diagnostic, did_you_mean
-from .validators import SCHEMA_DIR, _validator
+from .validators import SCHEMA_DIR, _validator, quick_check
 from .yamlsrc import Source
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
@@ -256,8 +256,12 @@ _NAME_PATTERN = re.compile(r"\^(\\s\*)?\[A-Za-z_\]")  # how the schemas' name pa
 def _check_schema(src: Source, kind: str, spec: Spec, definition: str | None = None, at: tuple = ()) -> bool:
     """Report every schema violation of a file (or of the part at path `at`, against one of the
     kind's definitions) as a diagnostic at its line."""
+    data = _jsonable(_at(src.data, at))
+    quick = quick_check(kind, definition)
+    if quick is not None and quick(data):  # (valid: jsonschema is not needed to say why not)
+        return True
     ok = True
-    for err in _validator(kind, definition).iter_errors(_jsonable(_at(src.data, at))):
+    for err in _validator(kind, definition).iter_errors(data):
         ok = False
         path = tuple(at) + tuple(err.absolute_path)
         msg, hint, key = err.message, "", False

@@ -5,6 +5,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from .quickschema import compile_schema
+
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 
 
@@ -13,20 +15,41 @@ def schema(kind: str) -> dict:
     return json.loads((SCHEMA_DIR / f"{kind}.schema.json").read_text())
 
 
+def _target(kind: str, definition: str | None) -> dict:
+    return schema(kind) if definition is None else {"$ref": f"{kind}.schema.json#/definitions/{definition}"}
+
+
+@lru_cache(maxsize=None)
+def _inlined(kind: str, definition: str | None = None) -> dict | None:
+    """The schema of a kind of file (or of one of its definitions) with its references
+    inlined, or None for one that refers to itself or elsewhere."""
+    try:
+        return _inline_refs(_target(kind, definition), kind)
+    except _KeepRefs:
+        return None
+
+
+@lru_cache(maxsize=None)
+def quick_check(kind: str, definition: str | None = None):
+    """Whether data is valid against the kind's schema, as a predicate (quickschema.py), or
+    None where only jsonschema can say."""
+    inlined = _inlined(kind, definition)
+    return None if inlined is None else compile_schema(inlined)
+
+
 @lru_cache(maxsize=None)
 def _validator(kind: str, definition: str | None = None):
     """A validator for a kind of file, or for one of its definitions (a part of such a file)."""
     from jsonschema import Draft7Validator
 
-    target = schema(kind) if definition is None else {"$ref": f"{kind}.schema.json#/definitions/{definition}"}
-    try:
-        return Draft7Validator(_inline_refs(target, kind))
-    except _KeepRefs:  # a schema that refers to itself, or elsewhere, keeps its references
-        from referencing import Registry, Resource
+    inlined = _inlined(kind, definition)
+    if inlined is not None:
+        return Draft7Validator(inlined)
+    from referencing import Registry, Resource  # (one that refers to itself keeps its references)
 
-        registry = Registry().with_resources(
-            (f"{k}.schema.json", Resource.from_contents(schema(k))) for k in ("common", kind))
-        return Draft7Validator(target, registry=registry)
+    registry = Registry().with_resources(
+        (f"{k}.schema.json", Resource.from_contents(schema(k))) for k in ("common", kind))
+    return Draft7Validator(_target(kind, definition), registry=registry)
 
 
 class _KeepRefs(Exception):
