@@ -72,6 +72,7 @@ class Checker:
         self._uses_me: list = []      # per function being checked: does it read me?
         self._via: list = []          # per function being checked: channel -> parameters it is read through
         self.var_sets: dict = {}      # game variable -> the values assigned to it
+        self._holds_zone: dict = {}   # game variable -> whether it may hold a zone (resolve)
         self.usable_reads: set = set()  # what the items' conditions read (the build fills it)
         self._names = 0
         # a parameter's type, learnt from its body, checked against every call at the end
@@ -271,7 +272,10 @@ class Checker:
         out = set()
         for c in reads:
             if c.startswith("seq:"):
-                if self._may_hold_zone(c[4:]):
+                held = self._holds_zone.get(c)
+                if held is None:  # (resolve runs once every rule is checked: the answer stays)
+                    held = self._holds_zone[c] = self._may_hold_zone(c[4:])
+                if held:
                     out.add("*")
             elif c == "usable":
                 out |= self.resolve(self.usable_reads - {"usable"}) if "usable" not in self.usable_reads else {"*"}

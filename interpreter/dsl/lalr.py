@@ -70,7 +70,15 @@ class LALRDriver:
         basic = self.lexers[state]
         s = self._made.get(id(basic))
         if s is None:
-            s = self._made[id(basic)] = (tuple(basic.scanner._mres), dict(basic.callback),
+            patterns = tuple(basic.scanner._mres)  # (made on first use, with the callbacks)
+            callbacks, keywords = {}, {}
+            for kind, cb in basic.callback.items():
+                words = _keywords(cb)
+                if words is None:
+                    callbacks[kind] = cb
+                else:
+                    keywords[kind] = words
+            s = self._made[id(basic)] = (patterns, callbacks, keywords,
                                          frozenset(basic.ignore_types), frozenset(basic.newline_types))
         self.scanners[state] = s
         return s
@@ -102,7 +110,7 @@ class LALRDriver:
         while True:
             # ---- the next token (as Lark's contextual lexer reads it), or the end
             while pos < size:
-                patterns, callbacks, ignore, newline = scanners.get(states[-1]) or self._scanner(states[-1])
+                patterns, callbacks, keywords, ignore, newline = scanners.get(states[-1]) or self._scanner(states[-1])
                 for p in patterns:
                     m = p.match(text, pos)
                     if m is not None:
@@ -120,6 +128,8 @@ class LALRDriver:
                 skipped = kind in ignore
                 if skipped and kind not in callbacks:
                     continue
+                if kind in keywords:  # (a name that is a keyword here has the keyword's type)
+                    kind = keywords[kind].get(value, kind)
                 token = new_token(kind, value, start_pos, start_line, column, line, pos - line_start + 1, pos)
                 if kind in callbacks:
                     token = callbacks[kind](token)
@@ -159,3 +169,22 @@ class LALRDriver:
                     states.append(actions[states[-1]][origin])
                 if token is None and states[-1] == end:
                     return values[-1]
+
+
+def _keywords(callback) -> dict | None:
+    """A Lark lexer callback that gives a name the type of the keyword it spells (an
+    UnlessCallback over plain strings) as a table: the keyword's text -> its type. None for
+    any other callback (it is called as Lark calls it)."""
+    from lark.lexer import UnlessCallback
+
+    if type(callback) is not UnlessCallback:
+        return None
+    scanner = callback.scanner  # (it answers whether a whole name is one of its terminals)
+    if scanner.g_regex_flags:
+        return None
+    words: dict = {}
+    for t in scanner.terminals:
+        if t.pattern.type != "str" or t.pattern.flags:
+            return None
+        words.setdefault(t.pattern.value, t.name)
+    return words
