@@ -31,10 +31,7 @@ class LALRDriver:
         if not isinstance(lexer, ContextualLexer):
             raise TypeError("the LALR driver needs Lark's contextual lexer")
         self.token = Token._future_new  # (Token(...) without its check for an old keyword)
-        self.lexers = lexer.lexers  # the parser's state -> the lexer of the tokens it accepts
-        self.scanners: dict = {}  # the parser's state -> its lexer's parts (_scanner)
-        self._made: dict = {}
-        self._scanner(next(iter(self.lexers)))  # (a Lark without these parts fails here)
+        self.scan = _scan(lexer.root_lexer)  # (a Lark without these parts fails here)
         inner = frontend.parser.parser  # (LALR_Parser -> _Parser: the tables and callbacks)
         table, callbacks = inner.parse_table, inner.callbacks
         self.start = dict(table.start_states)
@@ -63,26 +60,6 @@ class LALRDriver:
         self.token_callbacks = {k: v for k, v in callbacks.items() if isinstance(k, str)}
         self.climbs: dict = {start: {} for start in self.start}  # _climb's answers, per start symbol
 
-    def _scanner(self, state: int) -> tuple:
-        """What the lexer of a parser state matches: (its patterns, tried in order; callbacks by
-        token type; the types skipped; the types that may hold a line break). Made when the
-        state is first met, as Lark makes its lexers (each compiles a regular expression)."""
-        basic = self.lexers[state]
-        s = self._made.get(id(basic))
-        if s is None:
-            patterns = tuple(basic.scanner._mres)  # (made on first use, with the callbacks)
-            callbacks, keywords = {}, {}
-            for kind, cb in basic.callback.items():
-                words = _keywords(cb)
-                if words is None:
-                    callbacks[kind] = cb
-                else:
-                    keywords[kind] = words
-            s = self._made[id(basic)] = (patterns, callbacks, keywords,
-                                         frozenset(basic.ignore_types), frozenset(basic.newline_types))
-        self.scanners[state] = s
-        return s
-
     def _climb(self, below: int, top: int, kind: str, end: int) -> int:
         """The state on top after the unit reductions that the token type calls for in state
         top over state below. (A unit reduction pops one state and pushes one: the state below
@@ -98,8 +75,8 @@ class LALRDriver:
 
     def parse(self, text: str, start: str):
         """The value Lark's parse gives text, or None when Lark would raise an error."""
-        actions, rules, scanners, tcb, new_token = (self.actions, self.rules, self.scanners,
-                                                    self.token_callbacks, self.token)
+        actions, rules, tcb, new_token = self.actions, self.rules, self.token_callbacks, self.token
+        patterns, callbacks, keywords, ignore, newline = self.scan
         end = self.end.get(start)
         if end is None:  # (not a start symbol of the grammar: Lark says so)
             return None
@@ -110,7 +87,6 @@ class LALRDriver:
         while True:
             # ---- the next token (as Lark's contextual lexer reads it), or the end
             while pos < size:
-                patterns, callbacks, keywords, ignore, newline = scanners.get(states[-1]) or self._scanner(states[-1])
                 for p in patterns:
                     m = p.match(text, pos)
                     if m is not None:
@@ -128,8 +104,10 @@ class LALRDriver:
                 skipped = kind in ignore
                 if skipped and kind not in callbacks:
                     continue
-                if kind in keywords:  # (a name that is a keyword here has the keyword's type)
-                    kind = keywords[kind].get(value, kind)
+                if kind in keywords:  # a name that is a keyword the parser takes here is that keyword
+                    word = keywords[kind].get(value)
+                    if word is not None and word in actions[states[-1]]:
+                        kind = word
                 token = new_token(kind, value, start_pos, start_line, column, line, pos - line_start + 1, pos)
                 if kind in callbacks:
                     token = callbacks[kind](token)
@@ -169,6 +147,21 @@ class LALRDriver:
                     states.append(actions[states[-1]][origin])
                 if token is None and states[-1] == end:
                     return values[-1]
+
+
+def _scan(lexer) -> tuple:
+    """What a Lark lexer over every terminal matches: (its patterns, tried in order; callbacks
+    by token type; keyword tables by token type (_keywords); the types skipped; the types that
+    may hold a line break)."""
+    patterns = tuple(lexer.scanner._mres)  # (made on first use, with the callbacks)
+    callbacks, keywords = {}, {}
+    for kind, cb in lexer.callback.items():
+        words = _keywords(cb)
+        if words is None:
+            callbacks[kind] = cb
+        else:
+            keywords[kind] = words
+    return patterns, callbacks, keywords, frozenset(lexer.ignore_types), frozenset(lexer.newline_types)
 
 
 def _keywords(callback) -> dict | None:
