@@ -590,9 +590,10 @@ class Checker:
         if fn is None:
             return ir.Const(None)
         via = fn.param_reads
-        for chan in fn.reads:  # the caller reads what the function reads
-            if chan not in via:
-                self._read(chan)
+        if self.reads:  # the caller reads what the function reads
+            chans = fn.reads.difference(via) if via else fn.reads
+            for s in self.reads:
+                s |= chans
         me = None
         if fn.uses_me:
             me = self._scope_value(scope.get("me", ("local", "me", "player")))

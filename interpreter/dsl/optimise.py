@@ -22,14 +22,17 @@ CHEAP_PRIMS = {"pieces", "other", "next_player", "key_of", "owner_of", "zone_of"
 MAX_NODES = 14
 
 
-_FIELDS: dict = {}  # a node class -> its fields' names (dataclasses.fields is slow to ask each time)
+_FIELDS: dict = {}  # a node class -> the names of its fields that may hold nodes (_names)
+_SCALARS = frozenset({"str", "int", "bool", "frozenset"})  # fields declared so hold no node
 
 
 def _names(e) -> tuple:
+    """The names of a node's fields that may hold other nodes (or lists of them): its type,
+    reads, names and numbers are left out (asked once per class: dataclasses.fields is slow)."""
     t = type(e)
     names = _FIELDS.get(t)
     if names is None:
-        names = _FIELDS[t] = tuple(f.name for f in fields(t))
+        names = _FIELDS[t] = tuple(f.name for f in fields(t) if f.type not in _SCALARS)
     return names
 
 
@@ -115,15 +118,14 @@ class Optimiser:
         """The optimised expression (children first)."""
         if e is None or not isinstance(e, ir.Expr):
             return e
-        changes = {}
         for name in _names(e):
             v = getattr(e, name)
             if isinstance(v, ir.Expr):
-                changes[name] = self.expr(v)
+                new = self.expr(v)
+                if new is not v:
+                    setattr(e, name, new)
             elif isinstance(v, list):
-                changes[name] = [self.expr(x) if isinstance(x, ir.Expr) else x for x in v]
-        for k, v in changes.items():
-            setattr(e, k, v)
+                setattr(e, name, [self.expr(x) if isinstance(x, ir.Expr) else x for x in v])
         if isinstance(e, ir.Call):
             return self.inline(e)
         if isinstance(e, ir.Compare):
