@@ -46,7 +46,7 @@ def _both(text, start):
         except Exception as exc:
             want = type(exc)
         rules.reset()
-        got = P._parsers["fast"].parse(text, start)
+        got = P.get_driver().parse(text, start)
     return want, (None if got is None else _shape(got))
 
 
@@ -56,14 +56,13 @@ def _shipped_lark() -> bool:
 
 
 def test_the_driver_is_used_with_the_lark_the_engine_ships_with():
-    assert isinstance(P._parsers["fast"], LALRDriver)  # (_a_driver skips with another Lark without one)
+    assert isinstance(P.get_driver(), LALRDriver)  # (_a_driver skips with another Lark without one)
 
 
 @pytest.fixture(autouse=True)
 def _a_driver():
     """(With another Lark whose insides differ there is no driver to compare: Lark parses.)"""
-    P.get_parser()
-    if P._parsers["fast"] is None and not _shipped_lark():
+    if P.get_driver() is None and not _shipped_lark():
         pytest.skip("another Lark, whose insides the driver does not know: Lark's own loop parses")
 
 
@@ -94,7 +93,7 @@ def test_every_token_is_made_as_lark_makes_it(every_text):
     tables, by Lark and by the driver."""
     P.get_parser()
     lark = P._read_tables(P.TABLES_PATH, None) or Lark(P.GRAMMAR_PATH.read_text(), **P._OPTIONS)
-    driver = LALRDriver(lark)
+    driver = LALRDriver.from_lark(lark)
     for start, text in every_text:
         assert _shape(driver.parse(text, start)) == _shape(lark.parse(text, start=start)), text
 

@@ -98,12 +98,18 @@ def test_tables_for_another_grammar_or_lark_are_not_used(tmp_path):
 def test_without_fitting_tables_the_parser_is_built_and_kept_in_the_users_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(P, "TABLES_PATH", tmp_path / "none.tables")
+    monkeypatch.setattr(P, "DRIVER_PATH", tmp_path / "none.driver")
     monkeypatch.setattr(P, "_parsers", {})
     node = P._parse("gain(me, 'coin', 2)", "start")
     assert node is not None
     cache = P._cache_file()
     assert _key_line(cache) == P.tables_key()
     assert P._read_tables(cache, P._Rules()) is not None
+    driver = cache.replace(".lark.cache", ".driver.cache")  # the driver's tables, kept beside them
+    assert _key_line(driver) == P.tables_key()
+    monkeypatch.setattr(P, "_parsers", {})
+    assert P._read_driver(driver, P.tables_key()) is not None and P._parse("x = 1", "start") is not None
+    assert "p" not in P._parsers  # (parsed by the driver, from the cache: no Lark parser made)
 
 
 @pytest.mark.skipif(not _fits(), reason="the shipped tables are for another Lark or Python: the engine builds its own")
@@ -117,3 +123,34 @@ def test_the_parser_is_made_from_the_shipped_tables_without_building_one(tmp_pat
     monkeypatch.setattr(P, "_parsers", {})
     monkeypatch.setattr(lark.Lark, "__init__", no_building)
     assert P._parse("gain(me, 'coin', 2)", "start") is not None
+
+
+@pytest.mark.skipif(not _fits(), reason="the shipped tables are for another Lark or Python: the engine builds its own")
+def test_the_shipped_driver_tables_are_those_of_the_shipped_parser():
+    """grammar/effects.driver holds what the LALR driver reads of Lark's parser, as plain data
+    (tools/parser_tables.py writes both files)."""
+    import pickle
+
+    from interpreter.dsl.lalr import _read_lark, savable
+
+    lark = P._read_tables(P.TABLES_PATH, P._Rules())
+    data = _read_lark(lark)[0]
+    with open(P.DRIVER_PATH, "rb") as fh:
+        assert fh.readline().rstrip(b"\n").decode() == P.tables_key()
+        assert pickle.load(fh) == data and savable(data)
+
+
+@pytest.mark.skipif(not _fits(), reason="the shipped tables are for another Lark or Python: the engine builds its own")
+def test_a_first_load_parses_every_effect_without_importing_lark(tmp_path):
+    """Lark is imported only to word a syntax error (a tenth of a large game's first load)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys, interpreter; interpreter.load_game('war-of-the-ring'); print('lark' in sys.modules); "
+            "from interpreter.dsl.parse import DSLSyntaxError, parse\n"
+            "try:\n    parse('let = 3')\nexcept DSLSyntaxError as e:\n    print(e.line, e.col, e.message)")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True,
+                         cwd=P.GRAMMAR_PATH.parents[1])
+    assert out.stdout.splitlines() == ["False", "1 5 unexpected '='"]

@@ -11,54 +11,76 @@ texts) is one lookup that changes the state on top of the stack.
 A text it cannot parse is handed back (``None``): the caller parses it again with Lark, which
 raises the error with its position and expected tokens exactly as it always has. A test
 parses every effect text of every game, and random token soup, both ways and compares them.
+
+What the loop needs of Lark is plain data (``tables``: the parse table, the token patterns,
+the keywords and, for each grammar rule, how its value is built), kept in
+``grammar/effects.driver`` beside Lark's own tables. A first load parses from it without
+importing Lark, which is needed only to word a syntax error.
 """
 from __future__ import annotations
 
+import re
+
+
+class Token(str):
+    """A token as Lark makes one: its text, with its type and positions (the same attributes
+    and repr), made without Lark."""
+
+    def __repr__(self):
+        return f"Token({self.type!r}, {self.value!r})"
+
+
+def _new_token(kind, value, start_pos, line, column, end_line, end_column, end_pos):
+    t = str.__new__(Token, value)
+    t.type, t.value, t.start_pos, t.line, t.column = kind, value, start_pos, line, column
+    t.end_line, t.end_column, t.end_pos = end_line, end_column, end_pos
+    return t
+
+
+class _Inner:
+    """The value of a rule Lark makes for a repetition (``__block_star_0``): its parts, which
+    the rule around it takes in (what a Lark Tree holds for it)."""
+
+    __slots__ = ("data", "children")
+
+    def __init__(self, data, children):
+        self.data, self.children = data, children
+
 
 class LALRDriver:
-    """Parses with a Lark LALR parser's tables, lexers and callbacks: ``parser.parse``'s result
-    for a text it accepts, None where Lark would raise. Made from Lark's insides (the
-    contextual lexer's per-state lexers, the parse table): a Lark whose insides differ makes
-    it raise TypeError or AttributeError, and the caller keeps to Lark's own loop."""
+    """Parses with an LALR parser's tables: ``parser.parse``'s result for a text it accepts,
+    None where Lark would raise. Made from plain tables (``tables(lark)``, saved) and the tree
+    builder's callbacks (``from_data``), or from a Lark parser itself (``from_lark``)."""
 
-    def __init__(self, lark):
-        from lark.lexer import ContextualLexer, Token
-        from lark.parse_tree_builder import ExpandSingleChild
-        from lark.parsers.lalr_analysis import Shift
-
-        frontend = lark.parser
-        lexer = frontend.lexer
-        if not isinstance(lexer, ContextualLexer):
-            raise TypeError("the LALR driver needs Lark's contextual lexer")
-        self.token = Token._future_new  # (Token(...) without its check for an old keyword)
-        self.scan = _scan(lexer.root_lexer)  # (a Lark without these parts fails here)
-        inner = frontend.parser.parser  # (LALR_Parser -> _Parser: the tables and callbacks)
-        table, callbacks = inner.parse_table, inner.callbacks
-        self.start = dict(table.start_states)
-        self.end = dict(table.end_states)
+    def __init__(self, data: dict, callbacks: list, token_callbacks: dict, lexer_callbacks: dict, token):
+        self.token = token
+        self.start = dict(data["start"])
+        self.end = dict(data["end"])
         # each state's actions by symbol: a state number for a shift (or a goto after a
         # reduction), ~rule number for a reduction
-        numbers: dict = {}
-        self.rules: list = []  # rule number -> (its length, its origin, its callback or None)
-        self.actions: dict = {}
-        for state, acts in table.states.items():
-            row = {}
-            for symbol, (action, arg) in acts.items():
-                if action is Shift:
-                    row[symbol] = arg
-                    continue
-                n = numbers.get(arg)
-                if n is None:
-                    n = numbers[arg] = len(self.rules)
-                    cb = callbacks[arg]
-                    unit = type(cb) is ExpandSingleChild and len(arg.expansion) == 1
-                    self.rules.append((len(arg.expansion), arg.origin.name, None if unit else cb))
-                row[symbol] = ~n
-            self.actions[state] = row
-        if not all(type(s) is int and s >= 0 for s in self.actions):
-            raise TypeError("the LALR driver needs numbered states")
-        self.token_callbacks = {k: v for k, v in callbacks.items() if isinstance(k, str)}
+        self.actions = data["actions"]
+        # rule number -> (its length, its origin, its callback or None for a unit reduction)
+        self.rules = [(n, origin, cb) for (n, origin, _), cb in zip(data["rules"], callbacks)]
+        self.scan = (tuple(re.compile(p, f) for p, f in data["patterns"]), lexer_callbacks, data["keywords"],
+                     frozenset(data["ignore"]), frozenset(data["newline"]))
+        self.token_callbacks = token_callbacks
         self.climbs: dict = {start: {} for start in self.start}  # _climb's answers, per start symbol
+
+    @classmethod
+    def from_data(cls, data: dict, transformer) -> "LALRDriver":
+        """The driver of saved tables, building values with the transformer's methods (as Lark
+        would with it as its transformer=)."""
+        return cls(data, [_callback(spec, transformer) for _, _, spec in data["rules"]],  # (ValueError: not savable)
+                   {k: _callback(spec, transformer) for k, spec in data["token_rules"].items()}, {}, _new_token)
+
+    @classmethod
+    def from_lark(cls, lark) -> "LALRDriver":
+        """The driver of a Lark LALR parser, with its own callbacks (a Lark whose insides
+        differ makes it raise TypeError or AttributeError: Lark's own loop parses then)."""
+        data, callbacks, token_callbacks, lexer_callbacks = _read_lark(lark)
+        from lark.lexer import Token as LarkToken
+
+        return cls(data, callbacks, token_callbacks, lexer_callbacks, LarkToken._future_new)
 
     def _climb(self, below: int, top: int, kind: str, end: int) -> int:
         """The state on top after the unit reductions that the token type calls for in state
@@ -149,19 +171,145 @@ class LALRDriver:
                     return values[-1]
 
 
-def _scan(lexer) -> tuple:
-    """What a Lark lexer over every terminal matches: (its patterns, tried in order; callbacks
-    by token type; keyword tables by token type (_keywords); the types skipped; the types that
-    may hold a line break)."""
-    patterns = tuple(lexer.scanner._mres)  # (made on first use, with the callbacks)
-    callbacks, keywords = {}, {}
+def _read_lark(lark) -> tuple:
+    """(the tables as plain data, each rule's callback, the terminals' callbacks, the lexer's
+    callbacks other than keywords) of a Lark LALR parser. The data's "rules" hold how each
+    rule's value is built (_spec), or None where Lark builds it in a way not known here (such
+    data is not saved)."""
+    from lark.lexer import ContextualLexer
+    from lark.parse_tree_builder import ExpandSingleChild
+    from lark.parsers.lalr_analysis import Shift
+
+    frontend = lark.parser
+    if not isinstance(frontend.lexer, ContextualLexer):
+        raise TypeError("the LALR driver needs Lark's contextual lexer")
+    lexer = frontend.lexer.root_lexer  # (one lexer over every terminal: a keyword is taken where the parser takes it)
+    patterns = [(p.pattern, p.flags) for p in lexer.scanner._mres]  # (made on first use, with the callbacks)
+    lexer_callbacks, keywords = {}, {}
     for kind, cb in lexer.callback.items():
         words = _keywords(cb)
         if words is None:
-            callbacks[kind] = cb
+            lexer_callbacks[kind] = cb
         else:
-            keywords[kind] = words
-    return patterns, callbacks, keywords, frozenset(lexer.ignore_types), frozenset(lexer.newline_types)
+            keywords[str(kind)] = words
+    inner = frontend.parser.parser  # (LALR_Parser -> _Parser: the tables and callbacks)
+    table, all_callbacks = inner.parse_table, inner.callbacks
+    transformer = getattr(lark.options, "transformer", None)
+    numbers: dict = {}
+    rules, callbacks, actions = [], [], {}
+    for state, acts in table.states.items():
+        if type(state) is not int or state < 0:
+            raise TypeError("the LALR driver needs numbered states")
+        row = {}
+        for symbol, (action, arg) in acts.items():
+            symbol = str(symbol)  # (plain strings: Lark's names may be its tokens)
+            if action is Shift:
+                row[symbol] = arg
+                continue
+            n = numbers.get(arg)
+            if n is None:
+                n = numbers[arg] = len(rules)
+                cb = all_callbacks[arg]
+                if type(cb) is ExpandSingleChild and len(arg.expansion) == 1:
+                    cb = None  # (a unit reduction: it builds nothing)
+                callbacks.append(cb)
+                rules.append((len(arg.expansion), str(arg.origin.name), ("unit",) if cb is None else _spec(cb, transformer)))
+            row[symbol] = ~n
+        actions[state] = row
+    token_callbacks = {k: v for k, v in all_callbacks.items() if isinstance(k, str)}
+    data = {"start": {str(k): v for k, v in table.start_states.items()},
+            "end": {str(k): v for k, v in table.end_states.items()}, "actions": actions, "rules": rules,
+            "patterns": patterns, "keywords": keywords, "ignore": sorted(map(str, lexer.ignore_types)),
+            "newline": sorted(map(str, lexer.newline_types)), "lexer_callbacks": sorted(map(str, lexer_callbacks)),
+            "token_rules": {str(k): _spec(v, transformer) for k, v in token_callbacks.items()}}
+    return data, callbacks, token_callbacks, lexer_callbacks
+
+
+def savable(data: dict) -> bool:
+    """Whether tables hold, for every rule, how its value is built (from_data can use them)."""
+    return not data["lexer_callbacks"] and all(spec is not None for _, _, spec in data["rules"]) and \
+        all(spec is not None for spec in data["token_rules"].values())
+
+
+def _spec(cb, transformer):
+    """How a Lark tree-builder callback builds a rule's value, as plain data; None for one not
+    known here. ("rule", name): the transformer's method; ("inner", name): the parts of a
+    repetition; ("single", spec): one part stands for itself; ("pick", parts, spec) and
+    ("pick_none", parts, nones, spec): the parts kept (and those taken in), as Lark's
+    ChildFilterLALR_NoPlaceholders and ChildFilterLALR keep them."""
+    from functools import partial
+
+    from lark.parse_tree_builder import ChildFilterLALR, ChildFilterLALR_NoPlaceholders, ExpandSingleChild
+    from lark.tree import Tree
+
+    t = type(cb)
+    if t is partial and cb.func is Tree and len(cb.args) == 1 and not cb.keywords:
+        return ("inner", str(cb.args[0]))
+    if t is ExpandSingleChild:
+        inner = _spec(cb.node_builder, transformer)
+        return None if inner is None else ("single", inner)
+    if t is ChildFilterLALR_NoPlaceholders:
+        inner = _spec(cb.node_builder, transformer)
+        return None if inner is None else ("pick", [tuple(x) for x in cb.to_include], inner)
+    if t is ChildFilterLALR:
+        inner = _spec(cb.node_builder, transformer)
+        return None if inner is None else ("pick_none", [tuple(x) for x in cb.to_include], cb.append_none, inner)
+    name = getattr(cb, "__name__", None)
+    if transformer is not None and getattr(cb, "__self__", None) is transformer and getattr(transformer, name, None) == cb:
+        return ("rule", str(name))
+    return None
+
+
+def _callback(spec, transformer):
+    """The callable a spec (_spec) describes (None for a unit reduction)."""
+    if spec is None:
+        raise ValueError("the tables do not say how a rule's value is built")
+    kind = spec[0]
+    if kind == "unit":
+        return None
+    if kind == "rule":
+        return getattr(transformer, spec[1])
+    if kind == "inner":
+        name = spec[1]
+        return lambda children: _Inner(name, children)
+    inner = _callback(spec[-1], transformer)
+    if kind == "single":
+        return lambda children: children[0] if len(children) == 1 else inner(children)
+    if kind == "pick":
+        parts = spec[1]
+
+        def pick(children):
+            kept = []
+            for i, take_in in parts:
+                if take_in:
+                    if kept:
+                        kept += children[i].children
+                    else:  # (as Lark: the repetition's own list, for left recursion)
+                        kept = children[i].children
+                else:
+                    kept.append(children[i])
+            return inner(kept)
+        return pick
+    if kind == "pick_none":
+        parts, nones = spec[1], spec[2]
+
+        def pick_none(children):
+            kept = []
+            for i, take_in, add_none in parts:
+                if add_none:
+                    kept += [None] * add_none
+                if take_in:
+                    if kept:
+                        kept += children[i].children
+                    else:
+                        kept = children[i].children
+                else:
+                    kept.append(children[i])
+            if nones:
+                kept += [None] * nones
+            return inner(kept)
+        return pick_none
+    raise ValueError(f"unknown callback {kind!r}")
 
 
 def _keywords(callback) -> dict | None:
@@ -179,5 +327,5 @@ def _keywords(callback) -> dict | None:
     for t in scanner.terminals:
         if t.pattern.type != "str" or t.pattern.flags:
             return None
-        words.setdefault(t.pattern.value, t.name)
+        words.setdefault(str(t.pattern.value), str(t.name))
     return words

@@ -66,8 +66,28 @@ def _cache_file() -> str:
     return os.path.join(path, f"effects-{h.hexdigest()[:16]}.lark.cache")
 
 
-TABLES_PATH = GRAMMAR_PATH.with_name("effects.tables")
+TABLES_PATH = GRAMMAR_PATH.with_name("effects.tables")  # Lark's own parser, saved (write_tables)
+DRIVER_PATH = GRAMMAR_PATH.with_name("effects.driver")  # the driver's tables, as plain data (write_tables)
 _OPTIONS = dict(parser="lalr", maybe_placeholders=True, start=["start", "expr_only"])
+
+
+def _lark_version() -> str:
+    """The installed Lark's version, read from its package without importing it (importing
+    Lark is a tenth of a large game's first load)."""
+    import importlib.util
+    import re
+
+    try:
+        spec = importlib.util.find_spec("lark")
+        with open(spec.origin, encoding="utf-8") as fh:
+            m = re.search(r"^__version__\s*(?::\s*str\s*)?=\s*['\"]([^'\"]+)['\"]", fh.read(), re.M)
+        if m:
+            return m.group(1)
+    except (AttributeError, TypeError, ValueError, OSError):
+        pass
+    import lark  # (a Lark whose package does not say it plainly)
+
+    return lark.__version__
 
 
 def tables_key() -> str:
@@ -76,27 +96,45 @@ def tables_key() -> str:
     tied to both)."""
     import sys
 
-    import lark
-
     grammar = hashlib.sha256(GRAMMAR_PATH.read_bytes() + repr(sorted(_OPTIONS.items())).encode()).hexdigest()[:16]
-    return f"{grammar} lark-{lark.__version__} python-{sys.version_info[0]}.{sys.version_info[1]}"
+    return f"{grammar} lark-{_lark_version()} python-{sys.version_info[0]}.{sys.version_info[1]}"
 
 
-def write_tables(path, parser=None) -> None:
+def write_tables(path, parser=None, driver_path=None) -> None:
     """Write the LALR tables of the grammar to path (the key line, then Lark's saved parser),
-    from parser when given (built with _OPTIONS), else built now; whole or not at all."""
+    from parser when given (built with _OPTIONS), else built now; whole or not at all. With
+    driver_path, the driver's tables too (write_driver)."""
     from lark import Lark
     from lark.lark import _LOAD_ALLOWED_OPTIONS
 
     from ..loading.cachefile import write_atomically
 
-    parser = parser or Lark(GRAMMAR_PATH.read_text(), **_OPTIONS)
+    parser = parser or Lark(GRAMMAR_PATH.read_text(), transformer=_rules(), **_OPTIONS)
     key = tables_key().encode() + b"\n"
 
     def dump(fh):
         fh.write(key)
         parser.save(fh, exclude_options=_LOAD_ALLOWED_OPTIONS)  # (the callbacks are given at load)
     write_atomically(str(path), dump)
+    if driver_path:
+        write_driver(driver_path, parser)
+
+
+def write_driver(path, parser) -> bool:
+    """Write the driver's tables of a Lark parser made with the tree builder (_Rules) as its
+    transformer: the key line, then the pickled data (lalr.py). False where they cannot be
+    saved (a Lark that builds some value in a way the driver does not know)."""
+    import pickle
+
+    from ..loading.cachefile import write_atomically
+    from .lalr import _read_lark, savable
+
+    data = _read_lark(parser)[0]
+    if not savable(data):
+        return False
+    key = tables_key().encode() + b"\n"
+    write_atomically(str(path), lambda fh: (fh.write(key), pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)))
+    return True
 
 
 def _read_tables(path, rules):
@@ -116,10 +154,60 @@ def _read_tables(path, rules):
         return None
 
 
+def _read_driver(path, key: str):
+    """The driver of a driver tables file written for this grammar, Lark and Python, or None."""
+    import pickle
+
+    from .lalr import LALRDriver
+
+    if not path:
+        return None
+    try:
+        with open(path, "rb") as fh:
+            if fh.readline().rstrip(b"\n").decode() != key:
+                return None
+            data = pickle.load(fh)
+        return LALRDriver.from_data(data, _rules())
+    except Exception:  # no file, another one, or one this engine cannot use: made from Lark instead
+        return None
+
+
+def _rules():
+    """The one tree builder (its callbacks keep the parse's own state: _ONE_PARSE)."""
+    rules = _parsers.get("rules")
+    if rules is None:
+        rules = _parsers["rules"] = _Rules()
+    return rules
+
+
+def get_driver():
+    """The lean parser (lalr.py), or None where it cannot be made (Lark's own loop parses).
+
+    Made from ``grammar/effects.driver`` without importing Lark, or, with another Lark or
+    Python, from Lark's parser (get_parser), its tables then saved in the user's cache."""
+    if "fast" not in _parsers:
+        with _MAKING:
+            if "fast" not in _parsers:
+                key = tables_key()
+                cache = _cache_file()
+                driver_cache = cache.replace(".lark.cache", ".driver.cache") if cache else ""
+                fast = _read_driver(DRIVER_PATH, key) or _read_driver(driver_cache, key)
+                if fast is None:
+                    p = get_parser()
+                    fast = _driver(p)
+                    if fast is not None and driver_cache:
+                        try:
+                            write_driver(driver_cache, p)
+                        except Exception:  # (a cache: a failed write is no failure)
+                            pass
+                _parsers["fast"] = fast
+    return _parsers["fast"]
+
+
 def get_parser():
-    """The LALR parser (Lark is imported only when some text is not in the parse cache). It
-    builds the AST as it parses (``_Rules``), which takes half the time of building Lark's
-    parse tree and transforming that.
+    """The LALR parser of Lark (imported only to word a syntax error, or where the driver's
+    tables do not fit the installed Lark). It builds the AST as it parses (``_Rules``), which
+    takes half the time of building Lark's parse tree and transforming that.
 
     Its tables come from ``grammar/effects.tables``, built from the grammar when the engine is
     made (``tools/parser_tables.py``; a test keeps them current), or, with another Lark or
@@ -131,10 +219,12 @@ def get_parser():
             p = _parsers.get("p")
             if p is None:
                 from lark import Lark
-                from lark import Token as _Token
+                from lark import Token as LarkToken
 
-                Token = _Token
-                rules = _Rules()
+                from .lalr import Token as DriverToken
+
+                Token = (DriverToken, LarkToken)
+                rules = _rules()
                 cache = _cache_file()
                 # (positions come from the tokens, in _Rules: Lark's propagate_positions is not needed)
                 p = _read_tables(TABLES_PATH, rules) or (_read_tables(cache, rules) if cache else None)
@@ -142,13 +232,11 @@ def get_parser():
                     p = Lark(GRAMMAR_PATH.read_text(), transformer=rules, **_OPTIONS)
                     if cache:
                         write_tables(cache, p)  # (a cache: a failed write is no failure)
-                _parsers["rules"] = rules
-                _parsers["fast"] = _driver(p)
                 _parsers["p"] = p
     return p
 
 
-_MAKING = threading.Lock()
+_MAKING = threading.RLock()
 
 
 def _driver(parser):
@@ -157,12 +245,18 @@ def _driver(parser):
     from .lalr import LALRDriver
 
     try:
-        return LALRDriver(parser)
+        return LALRDriver.from_lark(parser)
     except (AttributeError, TypeError, KeyError, ImportError):
         return None
 
 
-Token = None  # lark.Token, bound when Lark is first needed
+def _token_types():
+    from .lalr import Token as DriverToken
+
+    return (DriverToken,)
+
+
+Token = _token_types()  # the classes of tokens the callbacks are given: the driver's, and Lark's once it is loaded
 
 
 def _at(tok):
@@ -466,17 +560,16 @@ def height(node) -> int:
 
 
 def _parse(text: str, start: str) -> Node:
-    from lark import UnexpectedInput
-    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
-
-    parser = get_parser()
-    rules = _parsers["rules"]
+    fast = get_driver()
+    rules = _rules()
     with _ONE_PARSE:  # the callbacks keep the parse's own state (_Rules): one parse at a time
         rules.reset()
-        fast = _parsers["fast"]
         node = fast.parse(text, start) if fast is not None else None
         exc = None
         if node is None:  # (Lark's own loop: the error, as Lark words it)
+            from lark import UnexpectedInput
+
+            parser = get_parser()
             rules.reset()
             try:
                 node = parser.parse(text, start=start)
@@ -484,6 +577,8 @@ def _parse(text: str, start: str) -> Node:
                 exc = failed
         bad, repeated = rules.bad_number, rules.repeated
     if exc is not None:
+        from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
         line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
         if isinstance(exc, UnexpectedCharacters):
             ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
