@@ -26,6 +26,8 @@ class Token(str):
     """A token as Lark makes one: its text, with its type and positions (the same attributes
     and repr), made without Lark."""
 
+    __slots__ = ("type", "value", "start_pos", "line", "column", "end_line", "end_column", "end_pos")
+
     def __repr__(self):
         return f"Token({self.type!r}, {self.value!r})"
 
