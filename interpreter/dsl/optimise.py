@@ -13,7 +13,7 @@ move of pieces then makes stale only their values for the places it moved from a
 """
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import fields
 
 from . import ir
 
@@ -98,7 +98,7 @@ def _subst(e, table: dict):
     arguments of a call)."""
     if isinstance(e, ir.PyName) and e.name in table:
         return table[e.name]
-    if not is_dataclass(e):
+    if not isinstance(e, ir.Expr):
         return e
     changes = {}
     for name in _names(e):
@@ -107,7 +107,12 @@ def _subst(e, table: dict):
             changes[name] = _subst(v, table)
         elif isinstance(v, list):
             changes[name] = [_subst(x, table) if isinstance(x, ir.Expr) else x for x in v]
-    return replace(e, **changes) if changes else e
+    if not changes:
+        return e
+    new = object.__new__(type(e))  # (a copy with the changes: dataclasses.replace, without its checks)
+    new.__dict__.update(e.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 class Optimiser:
