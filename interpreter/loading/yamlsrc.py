@@ -177,6 +177,7 @@ class Source:
         self._root = None  # the file's node tree, with marks (kept from reading it, or composed when first asked)
         self._lines = None
         self._keys: dict = {}  # id of a mapping node -> (the node, its keys): node()
+        self._blocks: dict = {}  # path of a '|' block scalar -> (its first line, its indentation): text_pos
 
     def __reduce__(self):  # (pickled with checked rules) positions are found again from the text
         return _restored, (self.path, self.text, self.display, self.data)
@@ -273,6 +274,7 @@ class Source:
         collection of Python's garbage collector while the game runs."""
         self._root = None
         self._keys = {}
+        self._blocks = {}
 
     def node(self, path: tuple):
         """(the node at path, the node of its key), or as near as the path leads. A mapping's
@@ -320,7 +322,12 @@ class Source:
 
         Exact for plain (one or several lines), single- and double-quoted (without escapes)
         and '|' block scalars; '>' folded blocks map to the right line."""
-        node, key_node = self.node(tuple(path))
+        path = tuple(path)
+        block = self._blocks.get(path)
+        if block is not None:  # (a '|' block asked before: every statement of an effect asks)
+            first, indent = block
+            return first + line, indent + col
+        node, key_node = self.node(path)
         if node is None:
             return 1, 1
         start, end = node.start_mark, node.end_mark
@@ -340,6 +347,7 @@ class Source:
                         indent = len(ln) - len(ln.lstrip())
                         break
             if style == "|":
+                self._blocks[path] = (first, indent)
                 return first + line, indent + col
             return self._folded(first, end.line, line, col, indent)
         quote = 1 if style in ("'", '"') else 0
