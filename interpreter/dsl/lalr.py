@@ -107,27 +107,33 @@ class LALRDriver:
         climbs = self.climbs[start]
         states = [self.start[start]]
         values: list = []
+        match = patterns[0].match if len(patterns) == 1 else _match_any(patterns)
+        skip = ignore.difference(callbacks)  # (skipped with nothing to call: only the line count changes)
         pos, size, line, line_start = 0, len(text), 1, 0
         while True:
             # ---- the next token (as Lark's contextual lexer reads it), or the end
             while pos < size:
-                for p in patterns:
-                    m = p.match(text, pos)
-                    if m is not None:
-                        break
-                else:
-                    return None  # no token of this state's lexer here
-                value, kind = m.group(), m.lastgroup
+                m = match(text, pos)
+                if m is None:
+                    return None  # no token here
+                kind = m.lastgroup
+                stop = m.end()
+                if kind in skip:
+                    if kind in newline:
+                        breaks = text.count("\n", pos, stop)
+                        if breaks:
+                            line += breaks
+                            line_start = text.rindex("\n", pos, stop) + 1
+                    pos = stop
+                    continue
+                value = m.group()
                 start_pos, start_line, column = pos, line, pos - line_start + 1
                 if kind in newline:
                     breaks = value.count("\n")
                     if breaks:
                         line += breaks
                         line_start = pos + value.rindex("\n") + 1
-                pos += len(value)
-                skipped = kind in ignore
-                if skipped and kind not in callbacks:
-                    continue
+                pos = stop
                 if kind in keywords:  # a name that is a keyword the parser takes here is that keyword
                     word = keywords[kind].get(value)
                     if word is not None and word in actions[states[-1]]:
@@ -135,7 +141,7 @@ class LALRDriver:
                 token = new_token(kind, value, start_pos, start_line, column, line, pos - line_start + 1, pos)
                 if kind in callbacks:
                     token = callbacks[kind](token)
-                if skipped:
+                if kind in ignore:
                     token = None
                     continue
                 kind = token.type
@@ -151,7 +157,7 @@ class LALRDriver:
                     if token is None:
                         return None
                     states.append(a)
-                    values.append(tcb[kind](token) if kind in tcb else token)
+                    values.append(tcb[kind](token) if tcb and kind in tcb else token)
                     break
                 n, origin, cb = rules[~a]
                 if cb is None:  # unit reductions: the value stays, the state on top climbs
@@ -171,6 +177,18 @@ class LALRDriver:
                     states.append(actions[states[-1]][origin])
                 if token is None and states[-1] == end:
                     return values[-1]
+
+
+def _match_any(patterns):
+    """A match of the first of several patterns that matches (Lark splits a lexer's pattern
+    into several when it has more groups than Python's re takes)."""
+    def match(text, pos):
+        for p in patterns:
+            m = p.match(text, pos)
+            if m is not None:
+                return m
+        return None
+    return match
 
 
 def _read_lark(lark) -> tuple:
