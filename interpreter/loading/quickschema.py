@@ -89,7 +89,17 @@ def _compile(s):
     if len(checks) == 1:
         return checks[0]
     checks = tuple(checks)
-    return lambda x: all(c(x) for c in checks)
+    return _every(checks)
+
+
+def _every(checks: tuple):
+    """One check of several, each in turn (a loop: cheaper than all() over a generator)."""
+    def every(x):
+        for c in checks:
+            if not c(x):
+                return False
+        return True
+    return every
 
 
 def _type(value, s):
@@ -143,19 +153,31 @@ def _first_of_object_keywords(key):
 
 def _property_names(value, s):
     c = _compile(value)
-    return lambda x: not isinstance(x, dict) or all(c(k) for k in x)
+    def names(x):
+        if isinstance(x, dict):
+            for k in x:
+                if not c(k):
+                    return False
+        return True
+    return names
 
 
 def _required(value, s):
-    names = tuple(value)
-    return lambda x: not isinstance(x, dict) or all(n in x for n in names)
+    names = frozenset(value)
+    return lambda x: not isinstance(x, dict) or x.keys() >= names
 
 
 def _items(value, s):
     if isinstance(value, list):
         raise _Unknown("items")  # (a list of schemas, one per place: not used by the schemas)
     c = _compile(value)
-    return lambda x: not isinstance(x, list) or all(c(v) for v in x)
+    def items(x):
+        if isinstance(x, list):
+            for v in x:
+                if not c(v):
+                    return False
+        return True
+    return items
 
 
 def _count(compare):
@@ -196,7 +218,7 @@ def _any_of(value, s):
 
 def _all_of(value, s):
     cs = tuple(_compile(v) for v in value)
-    return lambda x: all(c(x) for c in cs)
+    return _every(cs)
 
 
 def _one_of(value, s):
