@@ -17,6 +17,9 @@ from ..errors import Diagnostic
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+_STR = "tag:yaml.org,2002:str"
+
+
 class _Loader(_Base):
     """The C safe loader, plus a record of duplicate keys (YAML itself keeps the last one)."""
 
@@ -25,6 +28,8 @@ class _Loader(_Base):
         self.duplicates = []
 
     def construct_object(self, node, deep=False):
+        if node.tag == _STR and type(node) is yaml.ScalarNode:  # most values: the text itself, as
+            return node.value  # construct_yaml_str gives it (a string is kept by no table: none changes)
         try:
             return super().construct_object(node, deep)
         except yaml.YAMLError:
