@@ -542,20 +542,32 @@ def parse(text: str, start: str = "start") -> Node:
 MAX_DEPTH = 500    # the deepest tree the language accepts; every accepted tree compiles and runs
 
 
+_INNER = frozenset({Node, list, tuple, dict})  # what a tree's parts may hold below them (height)
+
+
 def height(node) -> int:
     """The height of a tree of Nodes (without recursion, so any tree can be measured)."""
     best = 0
     stack = [(node, 1)]
+    pop, push = stack.pop, stack.append
+    inner = _INNER
     while stack:
-        x, h = stack.pop()
-        if isinstance(x, Node):
+        x, h = pop()
+        t = type(x)
+        if t is Node:
             if h > best:
                 best = h
-            stack.extend((c, h + 1) for c in x.a)
-        elif isinstance(x, (list, tuple)):
-            stack.extend((c, h) for c in x)
-        elif isinstance(x, dict):  # a call's named arguments
-            stack.extend((c, h) for c in x.values())
+            h += 1
+            parts = x.a
+        elif t is dict:  # a call's named arguments
+            parts = x.values()
+        elif t is list or t is tuple:
+            parts = x
+        else:
+            continue
+        for c in parts:
+            if type(c) in inner:
+                push((c, h))
     return best
 
 
