@@ -102,6 +102,16 @@ def _every(checks: tuple):
     return every
 
 
+def _each(check):
+    """Whether every element of a list (or key of a mapping) passes a check."""
+    def each(xs):
+        for v in xs:
+            if not check(v):
+                return False
+        return True
+    return each
+
+
 def _type(value, s):
     names = value if isinstance(value, list) else [value]
     try:
@@ -152,14 +162,8 @@ def _first_of_object_keywords(key):
 
 
 def _property_names(value, s):
-    c = _compile(value)
-    def names(x):
-        if isinstance(x, dict):
-            for k in x:
-                if not c(k):
-                    return False
-        return True
-    return names
+    each = _each(_compile(value))
+    return lambda x: not isinstance(x, dict) or each(x)
 
 
 def _required(value, s):
@@ -170,14 +174,8 @@ def _required(value, s):
 def _items(value, s):
     if isinstance(value, list):
         raise _Unknown("items")  # (a list of schemas, one per place: not used by the schemas)
-    c = _compile(value)
-    def items(x):
-        if isinstance(x, list):
-            for v in x:
-                if not c(v):
-                    return False
-        return True
-    return items
+    each = _each(_compile(value))
+    return lambda x: not isinstance(x, list) or each(x)
 
 
 def _count(compare):
