@@ -77,3 +77,28 @@ def test_every_target_gets_its_row_from_its_tool(monkeypatch):
     kuhn = rows["Kuhn poker vs OpenSpiel Python"]
     assert kuhn["now"] == "1.300x (instructions: theirs/ours 1.70)" and kuhn["met"] is False
     assert rows["duel first load, empty caches"]["met"] and rows["war-of-the-ring load with caches"]["met"]
+
+
+def test_a_first_load_is_counted_as_a_load_less_an_import(monkeypatch, tmp_path):
+    """bench.py --load-instructions: the count of a process that loads the game with an empty
+    cache, less that of one that only imports the package; what runs under callgrind loads."""
+    import os
+    import subprocess
+
+    import bench
+
+    seen = []
+
+    def fake(argv, fresh_cache=False):
+        seen.append((argv[1], fresh_cache))
+        return (9_000 if "load_game" in argv[1] and "if True" in argv[1] else 2_000), ""
+
+    monkeypatch.setattr(bench, "callgrind_instructions", fake)
+    assert bench.load_instructions("duel") == {"game": "duel", "first_load_instructions_this": 7_000}
+    assert len(seen) == 2 and all(fresh for _, fresh in seen)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    for script, _ in seen:  # (the scripts themselves run: one loads, one imports)
+        subprocess.run([sys.executable, "-c", script], check=True, env=env, capture_output=True)
+    usage = subprocess.run([sys.executable, str(TOOLS / "bench.py"), "duel", "--load-instructions", "--callgrind"],
+                           capture_output=True, text=True)
+    assert usage.returncode == 2 and "give one of them" in usage.stderr

@@ -3,6 +3,7 @@
     python tools/bench.py [GAME] [--mod M ...] [--option name=value ...] [--games N] [--seed S] [--json]
     python tools/bench.py GAME --compare COMMIT [--rounds R]   # speed against another commit
     python tools/bench.py GAME --compare COMMIT --callgrind [--cg-games N]   # ... in CPU instructions
+    python tools/bench.py GAME --load-instructions [--compare COMMIT]   # a first load's instructions
 
 Figures (one core, this process):
   load+validate   a fresh interpreter process loading and checking the rule files: "first"
@@ -92,22 +93,29 @@ def worktree(ref: str):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def callgrind_instructions(argv: list) -> tuple:
+def callgrind_instructions(argv: list, fresh_cache: bool = False) -> tuple:
     """(CPU instructions, standard output) of `python argv...` run under valgrind's callgrind:
     a count that does not depend on how busy the machine is (the child's hash seed is fixed,
     or two runs differ by a few hundred thousand). The same child is first run twice without
-    valgrind, so that the caches a load completes are complete before anything is counted.
-    RuntimeError if the child fails."""
+    valgrind, so that the caches a load completes are complete before anything is counted;
+    with fresh_cache, each run has an empty cache directory of its own (a first load), and
+    the runs before write only the .pyc files of what it imports. RuntimeError if the child
+    fails."""
     import os
     import re
     import tempfile
 
     cmd = [sys.executable, *map(str, argv)]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
+    if fresh_cache:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     for _ in range(2):
-        subprocess.run(cmd, capture_output=True, env=env)
+        with tempfile.TemporaryDirectory() as cache:
+            subprocess.run(cmd, capture_output=True, env={**env, "XDG_CACHE_HOME": cache} if fresh_cache else env)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "cg.out"
+        if fresh_cache:
+            env["XDG_CACHE_HOME"] = str(Path(tmp) / "cache")
         res = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *cmd],
                              capture_output=True, text=True, env=env)
         if res.returncode != 0:
@@ -167,6 +175,26 @@ def compare_instructions(game: str, ref: str, games: int, mods=()) -> dict:
                 f"instructions_per_action_{sha}": per[sha], "ratio": round(per[sha] / per["this"], 3)}
 
 
+LOAD = "import sys; sys.path.insert(0, %r); import interpreter\nif %r: interpreter.load_game(%r, mods=%r)"
+
+
+def load_instructions(game: str, ref: str | None = None, mods=()) -> dict:
+    """CPU instructions of a first load (empty caches) of this checkout, and of another commit
+    with ref: a process that loads the game, less one that only imports the package."""
+    def count(tree):
+        full, base = (callgrind_instructions(["-c", LOAD % (str(tree), load, game, list(mods))], fresh_cache=True)[0]
+                      for load in (True, False))
+        return full - base
+
+    res = {"game": game, "first_load_instructions_this": count(ROOT)}
+    if ref:
+        with worktree(ref) as (sha, tmp):
+            res["compared_with"] = sha
+            res[f"first_load_instructions_{sha}"] = count(tmp)
+            res["ratio"] = round(res[f"first_load_instructions_{sha}"] / res["first_load_instructions_this"], 3)
+    return res
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("game", nargs="?", default="duel")
@@ -181,7 +209,19 @@ def main(argv=None):
     ap.add_argument("--callgrind", action="store_true", help="with --compare: CPU instructions per action "
                     "instead of time (valgrind; the ratio is theirs over ours)")
     ap.add_argument("--cg-games", type=int, default=20, help="games per side under --callgrind (default 20)")
+    ap.add_argument("--load-instructions", action="store_true", help="CPU instructions of a first load "
+                    "(empty caches; valgrind), and of --compare COMMIT's")
     args = ap.parse_args(argv)
+    if args.load_instructions:
+        if args.callgrind:
+            ap.error("--load-instructions counts a load, --callgrind playouts: give one of them")
+        res = load_instructions(args.game, args.compare, args.mod)
+        line = f"{res['game']}: first load {res['first_load_instructions_this'] / 1e6:,.0f} M instructions"
+        if args.compare:
+            old = res["compared_with"]
+            line += f", {old} {res['first_load_instructions_' + old] / 1e6:,.0f} M: {res['ratio']}x fewer"
+        print(json.dumps(res, indent=1) if args.json else line)
+        return
     if args.callgrind and not args.compare:
         ap.error("--callgrind counts instructions against another commit: give --compare COMMIT")
     if args.compare and args.callgrind:
