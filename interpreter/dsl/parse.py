@@ -1,7 +1,9 @@
 """Parse effect-language text into a small AST of ``Node`` objects.
 
-The Lark parser is made once per process from the LALR tables of ``grammar/effects.lark``,
-built in advance (``grammar/effects.tables``) or on first use into the user's cache.
+Texts are parsed by the LALR driver (lalr.py) from the tables Lark makes of
+``grammar/effects.lark``, built in advance (``grammar/effects.driver``; Lark's own parser in
+``grammar/effects.tables`` words syntax errors) or, for another Lark or Python, on first use
+into the user's cache.
 
 Why this module is large: the AST is built while Lark parses, by one short callback per rule
 of the grammar (``_Rules``), in the grammar's order; split off, the parser would be two halves.

@@ -34,8 +34,8 @@ _made = itertools.count()  # (temporary files of this process, numbered: _tempor
 
 def _temporary(folder: str):
     """(an open descriptor, the path) of a new file in folder that nobody else writes: named
-    by this process, thread and a count (as tempfile.mkstemp does, without importing it and
-    drawing random names, a sixth of writing a small cache)."""
+    by this process, thread and a count (as safe as tempfile.mkstemp, without importing
+    tempfile or drawing random names for each of the twenty caches a first load writes)."""
     for _ in range(100):
         tmp = os.path.join(folder, f".cache-{os.getpid()}-{threading.get_ident()}-{next(_made)}.tmp")
         try:
