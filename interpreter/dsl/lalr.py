@@ -51,7 +51,7 @@ class _Inner:
 
 class LALRDriver:
     """Parses with an LALR parser's tables: ``parser.parse``'s result for a text it accepts,
-    None where Lark would raise. Made from plain tables (``tables(lark)``, saved) and the tree
+    None where Lark would raise. Made from plain tables (``_read_lark``, saved) and the tree
     builder's callbacks (``from_data``), or from a Lark parser itself (``from_lark``)."""
 
     def __init__(self, data: dict, callbacks: list, token_callbacks: dict, lexer_callbacks: dict, token):

@@ -15,6 +15,7 @@ import os
 import threading
 from pathlib import Path
 
+from .lalr import Token as DriverToken
 from .treecache import cache_scope, deep_recursion, load as _load_ast_cache, note as _note_tree, save_ast_cache  # noqa: F401
 
 
@@ -223,8 +224,6 @@ def get_parser():
                 from lark import Lark
                 from lark import Token as LarkToken
 
-                from .lalr import Token as DriverToken
-
                 Token = (DriverToken, LarkToken)
                 rules = _rules()
                 cache = _cache_file()
@@ -252,13 +251,7 @@ def _driver(parser):
         return None
 
 
-def _token_types():
-    from .lalr import Token as DriverToken
-
-    return (DriverToken,)
-
-
-Token = _token_types()  # the classes of tokens the callbacks are given: the driver's, and Lark's once it is loaded
+Token = (DriverToken,)  # the classes of tokens the callbacks are given: the driver's, and Lark's once it is loaded
 
 
 def _at(tok):
