@@ -9,118 +9,115 @@ function is forgotten and when a trigger is checked.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 ANY = "any"
 NOTHING: frozenset = frozenset()
 
 
-@dataclass(eq=False)
-class Expr:
-    type: str = field(default=ANY, kw_only=True)
-    reads: frozenset = field(default=NOTHING, kw_only=True)
+class Node:
+    """A node of the IR. Its fields are the annotations of its class and of its bases, in that
+    order (bases first), given to ``__init__`` in that order; those of ``Expr`` and ``Stmt``
+    themselves by keyword only. ``FIELDS`` names them and ``TYPES`` gives their annotations
+    (optimise.py walks the fields that may hold nodes). Equal only to itself.
+
+    (The classes are dataclasses in all but name: every ``__init__`` is written by
+    ``_define`` at the end of this module in one piece of code, where ``dataclasses`` writes
+    two functions a class. That took two thirds of a first load's imports.)"""
+
+    FIELDS: tuple = ()
+    TYPES: tuple = ()
+
+    def __repr__(self):
+        return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self.FIELDS)})"
 
 
-@dataclass(eq=False)
+class Expr(Node):
+    type: str = ANY
+    reads: frozenset = NOTHING
+
+
 class Const(Expr):
     value: object
 
 
-@dataclass(eq=False)
 class Local(Expr):
     """A local of the running effect (let, a parameter of a procedure or move, a loop variable
     of a statement): kept in the frame's env."""
     name: str
 
 
-@dataclass(eq=False)
 class PyName(Expr):
     """A name of the generated code itself: a game function's parameter (a0, a1), its `me`,
     or the variable of a comprehension."""
     name: str
 
 
-@dataclass(eq=False)
 class Var(Expr):
     """A game variable: `name`, or `family.key` when key is given."""
     name: str
     key: Expr | None = None
 
 
-@dataclass(eq=False)
 class Zone(Expr):
     """A zone id: a single zone (key None) or a zone of a family."""
     family: str
     key: Expr | None = None
 
 
-@dataclass(eq=False)
 class Items(Expr):
     """The items of a zone, as a list (empty tableau slots left out)."""
     zone: Expr
 
 
-@dataclass(eq=False)
 class Seq(Expr):
     """A value whose type is known only at run time, used as a list: a zone id means its
     items, none an empty list."""
     value: Expr
 
 
-@dataclass(eq=False)
 class Attr(Expr):
     base: Expr
     prop: str
 
 
-@dataclass(eq=False)
 class Index(Expr):
     base: Expr
     index: Expr
 
 
-@dataclass(eq=False)
 class Arith(Expr):
     operands: list
     ops: list  # '+', '-', '*', '/', '%'
 
 
-@dataclass(eq=False)
 class Compare(Expr):
     op: str  # == != < <= > >= in 'not in'
     left: Expr
     right: Expr
 
 
-@dataclass(eq=False)
 class BoolOp(Expr):
     op: str  # and, or
     items: list
 
 
-@dataclass(eq=False)
 class Not(Expr):
     value: Expr
 
 
-@dataclass(eq=False)
 class Neg(Expr):
     value: Expr
 
 
-@dataclass(eq=False)
 class IfExpr(Expr):
     cond: Expr
     then: Expr
     other: Expr
 
 
-@dataclass(eq=False)
 class ListOf(Expr):
     items: list
 
 
-@dataclass(eq=False)
 class Comp(Expr):
     """[elem for var in source if cond]."""
     elem: Expr
@@ -129,14 +126,12 @@ class Comp(Expr):
     cond: Expr | None
 
 
-@dataclass(eq=False)
 class Prim(Expr):
     """A call of a primitive function (engine.primitives)."""
     name: str
     args: list
 
 
-@dataclass(eq=False)
 class Call(Expr):
     """A call of a game function: its generated function gets the state, `me` (none when the
     function never reads it) and the arguments."""
@@ -146,14 +141,12 @@ class Call(Expr):
 
 
 # ------------------------------------------------------------------ statements
-@dataclass(eq=False)
-class Stmt:
-    line: int = field(default=1, kw_only=True)
-    col: int = field(default=1, kw_only=True)
+class Stmt(Node):
+    line: int = 1
+    col: int = 1
 
 
-@dataclass(eq=False)
-class Block:
+class Block(Node):
     """A list of statements that the interpreter runs frame by frame; numbered when built, so
     a saved stack [block, pc, env, aux] resumes after the same rules are loaded again."""
     id: int
@@ -161,20 +154,17 @@ class Block:
     src: object = None  # dsl.check.Src of the text
 
 
-@dataclass(eq=False)
 class Let(Stmt):
     name: str
     value: Expr
 
 
-@dataclass(eq=False)
 class SetLocal(Stmt):
     name: str
     op: str  # = += -=
     value: Expr
 
 
-@dataclass(eq=False)
 class SetVar(Stmt):
     name: str
     key: Expr | None
@@ -183,7 +173,6 @@ class SetVar(Stmt):
     bit: int = 0
 
 
-@dataclass(eq=False)
 class Do(Stmt):
     """A primitive statement (engine.primitives)."""
     name: str
@@ -191,32 +180,27 @@ class Do(Stmt):
     env: bool = False  # the primitive gets the frame's env (resolve, advance)
 
 
-@dataclass(eq=False)
 class If(Stmt):
     clauses: list  # [(cond, Block)]
     other: Block | None
 
 
-@dataclass(eq=False)
 class Repeat(Stmt):
     count: Expr
     body: Block
 
 
-@dataclass(eq=False)
 class For(Stmt):
     var: str
     source: Expr
     body: Block
 
 
-@dataclass(eq=False)
 class While(Stmt):
     cond: Expr
     body: Block
 
 
-@dataclass(eq=False)
 class CallProc(Stmt):
     name: str
     block: list  # [block id], filled when the procedure is compiled
@@ -224,7 +208,6 @@ class CallProc(Stmt):
     args: list  # [(param, Expr)]
 
 
-@dataclass(eq=False)
 class Choose(Stmt):
     var: str
     options: Expr
@@ -235,13 +218,11 @@ class Choose(Stmt):
     about: Expr | None
 
 
-@dataclass(eq=False)
 class Ask(Stmt):
     moves: list
     by: Expr | None
 
 
-@dataclass(eq=False)
 class Branches(Stmt):
     """one_of (pick one branch), any_order (each once, in the player's order) or may (yes/no)."""
     kind: str  # one_of | any_order | may
@@ -250,28 +231,65 @@ class Branches(Stmt):
     branches: list  # [(name, cond or None, Block)]
 
 
-@dataclass(eq=False)
 class Emit(Stmt):
     event: str
     args: list  # [(name, Expr)]
 
 
-@dataclass(eq=False)
 class Return(Stmt):
     pass
 
 
-@dataclass(eq=False)
 class Nothing(Stmt):
     """A statement that was wrong (already reported): it does nothing."""
 
 
-@dataclass(eq=False)
 class Exists(Expr):
     """count([... for ...]) > 0, written as a search that stops at the first element."""
     comp: Comp
 
 
-@dataclass(eq=False)
 class Dispatch(Stmt):
     """The statement of an event's dispatch frame (engine.vm.dispatch)."""
+
+
+def _define(roots=(Expr, Stmt)) -> None:
+    """Each node class's FIELDS, TYPES and ``__init__`` (see Node)."""
+    classes, seen = [], set()
+    todo = [Node]
+    while todo:
+        cls = todo.pop(0)
+        for sub in cls.__subclasses__():
+            if sub not in seen:
+                seen.add(sub)
+                classes.append(sub)
+                todo.append(sub)
+    defaults: dict = {}
+    code = []
+    for cls in classes:
+        plain, keyword = [], []
+        for base in reversed(cls.__mro__[:-2]):  # (not Node, not object)
+            for name, kind in base.__dict__.get("__annotations__", {}).items():
+                (keyword if base in roots else plain).append((name, kind, base.__dict__.get(name, _NONE)))
+        fields = keyword + plain  # (set in this order: the bases' first)
+        cls.FIELDS = tuple(name for name, _, _ in fields)
+        cls.TYPES = tuple(kind for _, kind, _ in fields)
+
+        def param(name, default):
+            if default is _NONE:
+                return name
+            defaults[f"_d{len(defaults)}"] = default
+            return f"{name}=_d{len(defaults) - 1}"
+        params = [param(n, d) for n, _, d in plain] + (["*"] if keyword else []) + [param(n, d) for n, _, d in keyword]
+        body = "".join(f"\n    self.{n} = {n}" for n in cls.FIELDS) or "\n    pass"
+        code.append(f"def {cls.__name__}(self, {', '.join(params)}):{body}")
+    space = dict(defaults)
+    exec("\n".join(code), space)
+    for cls in classes:
+        init = space[cls.__name__]
+        init.__name__, init.__qualname__ = "__init__", f"{cls.__name__}.__init__"
+        cls.__init__ = init
+
+
+_NONE = object()  # (a field without a default)
+_define()

@@ -13,8 +13,6 @@ move of pieces then makes stale only their values for the places it moved from a
 """
 from __future__ import annotations
 
-from dataclasses import fields
-
 from . import ir
 
 CHEAP_PRIMS = {"pieces", "other", "next_player", "key_of", "owner_of", "zone_of", "is_facedown", "size",
@@ -28,11 +26,11 @@ _SCALARS = frozenset({"str", "int", "bool", "frozenset"})  # fields declared so 
 
 def _names(e) -> tuple:
     """The names of a node's fields that may hold other nodes (or lists of them): its type,
-    reads, names and numbers are left out (asked once per class: dataclasses.fields is slow)."""
+    reads, names and numbers are left out (worked out once per class)."""
     t = type(e)
     names = _FIELDS.get(t)
     if names is None:
-        names = _FIELDS[t] = tuple(f.name for f in fields(t) if f.type not in _SCALARS)
+        names = _FIELDS[t] = tuple(n for n, kind in zip(t.FIELDS, t.TYPES) if kind not in _SCALARS)
     return names
 
 
