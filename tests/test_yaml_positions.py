@@ -31,3 +31,21 @@ def test_an_error_in_a_card_merged_from_another_points_at_the_card_that_merges_i
         "  - <<: *riders\n    id: banner\n    name: Banner\n    color: red\n    if: score[me] > 0\n")
     where = sorted((d.line, d.col) for d in check_game(str(game)) if d.code == "E301")
     assert where == [(12, 26), (15, 6)]  # riders' own condition; banner's, which it took from riders
+
+
+def test_a_load_that_finds_every_file_in_the_cache_imports_no_yaml_yet_finds_positions(tmp_path):
+    """PyYAML is a fifth of a warm load: imported (loading/yamlread.py) only when a text is
+    parsed or a position asked."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys, interpreter; interpreter.load_game('duel'); print('yaml' in sys.modules)\n"
+            "from interpreter.loading.loader import load_spec\n"
+            "s = load_spec('duel').sources[0]; print(s.pos(('kind',)), 'yaml' in sys.modules)")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    root = Path(__file__).resolve().parents[1]
+    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True, cwd=root)
+    again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True, cwd=root)
+    assert first.stdout.splitlines() == ["True", "(13, 7) True"]
+    assert again.stdout.splitlines() == ["False", "(13, 7) True"]

@@ -67,7 +67,7 @@ def load_cached(name_or_path: str, mods=()):
 def parse_options(text) -> dict:
     """'name:value;name:value' (values read as YAML scalars: 3, true, random) -> {name: value}.
     A dict is returned as it is."""
-    from ..loading.yamlsrc import scalar
+    from ..loading.yamlread import scalar
 
     if isinstance(text, dict):
         return dict(text)

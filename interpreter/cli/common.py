@@ -104,7 +104,7 @@ def options(game, pairs) -> dict:
     naming no option (`=3`), an unknown name, a name without its value (only an option whose
     values are true and false may be named alone, for true), a value not among the choices."""
     from ..errors import did_you_mean
-    from ..loading.yamlsrc import scalar
+    from ..loading.yamlread import scalar
 
     opts = game.rules.options
     listed = ", ".join(opts) or "none"

@@ -15,6 +15,7 @@ import os
 import threading
 from pathlib import Path
 
+from ..loading.cachefile import package_version
 from .lalr import Token as DriverToken
 from .treecache import cache_scope, deep_recursion, load as _load_ast_cache, note as _note_tree, save_ast_cache  # noqa: F401
 
@@ -74,25 +75,6 @@ DRIVER_PATH = GRAMMAR_PATH.with_name("effects.driver")  # the driver's tables, a
 _OPTIONS = dict(parser="lalr", maybe_placeholders=True, start=["start", "expr_only"])
 
 
-def _lark_version() -> str:
-    """The installed Lark's version, read from its package without importing it (importing
-    Lark is a tenth of a large game's first load)."""
-    import importlib.util
-    import re
-
-    try:
-        spec = importlib.util.find_spec("lark")
-        with open(spec.origin, encoding="utf-8") as fh:
-            m = re.search(r"^__version__\s*(?::\s*str\s*)?=\s*['\"]([^'\"]+)['\"]", fh.read(), re.M)
-        if m:
-            return m.group(1)
-    except (AttributeError, TypeError, ValueError, OSError):
-        pass
-    import lark  # (a Lark whose package does not say it plainly)
-
-    return lark.__version__
-
-
 def tables_key() -> str:
     """What the parser tables depend on, as the first line of a tables file: the grammar's
     digest, then the Lark and Python versions they were built with (Lark's pickled tables are
@@ -100,7 +82,7 @@ def tables_key() -> str:
     import sys
 
     grammar = hashlib.sha256(GRAMMAR_PATH.read_bytes() + repr(sorted(_OPTIONS.items())).encode()).hexdigest()[:16]
-    return f"{grammar} lark-{_lark_version()} python-{sys.version_info[0]}.{sys.version_info[1]}"
+    return f"{grammar} lark-{package_version('lark')} python-{sys.version_info[0]}.{sys.version_info[1]}"
 
 
 def write_tables(path, parser=None, driver_path=None) -> None:

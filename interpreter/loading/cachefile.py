@@ -1,4 +1,5 @@
-"""One way to write a cache file (parsed YAML, parsed effect trees, generated modules)."""
+"""One way to write a cache file (parsed YAML, parsed effect trees, generated modules), and the
+version of a library a cache depends on."""
 from __future__ import annotations
 
 import itertools
@@ -43,3 +44,23 @@ def _temporary(folder: str):
         except FileExistsError:  # (left by a process of the same number before): the next
             continue
     raise FileExistsError(folder)
+
+
+def package_version(name: str) -> str:
+    """An installed package's version, read from its package without importing it (importing
+    Lark or PyYAML is a tenth of a large game's first load, and a cache keyed by its version
+    may spare the import)."""
+    import importlib.util
+    import re
+
+    try:
+        spec = importlib.util.find_spec(name)
+        with open(spec.origin, encoding="utf-8") as fh:
+            m = re.search(r"^__version__\s*(?::\s*str\s*)?=\s*['\"]([^'\"]+)['\"]", fh.read(), re.M)
+        if m:
+            return m.group(1)
+    except (AttributeError, TypeError, ValueError, OSError):
+        pass
+    import importlib  # (a package that does not say it plainly)
+
+    return str(importlib.import_module(name).__version__)

@@ -10,58 +10,7 @@ from __future__ import annotations
 
 from itertools import islice
 
-import yaml
-
 from ..errors import Diagnostic
-
-_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-_STR = "tag:yaml.org,2002:str"
-
-
-class _Loader(_Base):
-    """The C safe loader, plus a record of duplicate keys (YAML itself keeps the last one)."""
-
-    def __init__(self, stream):
-        super().__init__(stream)
-        self.duplicates = []
-
-    def construct_object(self, node, deep=False):
-        if node.tag == _STR and type(node) is yaml.ScalarNode:  # most values: the text itself, as
-            return node.value  # construct_yaml_str gives it (a string is kept by no table: none changes)
-        try:
-            return super().construct_object(node, deep)
-        except yaml.YAMLError:
-            raise
-        except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
-            # a tagged value that is not one (!!bool maybe, !!int x, !!timestamp x), a number too long
-            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-            if not isinstance(node, yaml.ScalarNode):
-                problem = f"this value cannot be read as {tag}"
-            elif "digits" in str(exc):  # (Python reads ints of at most 4,300 digits)
-                problem = f"a number of {len(node.value):,} digits"
-            else:
-                problem = f"{node.value[:40]!r} is not a {tag}"
-            raise BadValue(problem, node.start_mark) from None
-
-    def construct_mapping(self, node, deep=False):
-        if not isinstance(node, yaml.MappingNode):  # (a !!map or !!set tag on a list or a scalar)
-            raise BadValue(f"a {node.tag.replace('tag:yaml.org,2002:', '!!')} must be a mapping", node.start_mark)
-        seen = set()
-        for key_node, _ in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):  # a list or mapping used as a key
-                raise yaml.constructor.ConstructorError(
-                    "while reading a mapping", node.start_mark,
-                    "a key must be a plain name or number, not a list or mapping", key_node.start_mark)
-            k = key_node.value
-            if k in seen and key_node.tag != "tag:yaml.org,2002:merge":
-                self.duplicates.append((k, key_node.start_mark))
-            seen.add(k)
-        return super().construct_mapping(node, deep)
-
-
-_Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
 
 
 # plain keys YAML reads as null or a truth value, by the path step that names them (Source.node)
@@ -70,38 +19,18 @@ _ODD_KEYS = {**dict.fromkeys(["~", "null", "Null", "NULL", ""], "None"),
              **dict.fromkeys("false False FALSE no No NO off Off OFF".split(), "False")}
 
 
-class BadValue(yaml.YAMLError):
-    """A value YAML parses but cannot construct (_Loader): what it is, and where."""
-
-    def __init__(self, problem: str, mark):
-        super().__init__(problem)
-        self.problem, self.problem_mark = problem, mark
-
-
-def scalar(text: str):
-    """A value written on its own (a command line's --option name=value, a game's settings:
-    3, true, discard), read as in a rule file; ValueError saying why it cannot be read."""
-    loader = _Loader(text)
-    try:
-        return loader.get_single_data()
-    except yaml.YAMLError as exc:
-        raise ValueError(getattr(exc, "problem", None) or str(exc).split("\n")[0]) from None
-    except (ValueError, RecursionError) as exc:
-        raise ValueError(str(exc).split("\n")[0][:120]) from None
-    finally:
-        loader.dispose()
-
-
-class _Composer(_Base):
-    """The C composer for positions only: no node's tag is worked out (a third of composing),
-    as nothing is constructed from the nodes; their values and marks are the same."""
-
-    def resolve(self, kind, value, implicit):
-        return ""
-
-
 MAX_VALUES = 1_000_000
 _cache_salt = None
+_read = None  # the module yamlread (PyYAML), imported when first needed: _reader()
+
+
+def _reader():
+    global _read
+    if _read is None:
+        from . import yamlread
+
+        _read = yamlread
+    return _read
 
 
 def _cache_path(text: str) -> str:
@@ -111,11 +40,16 @@ def _cache_path(text: str) -> str:
     import os
 
     if _cache_salt is None:
+        from .cachefile import package_version
+
         try:
-            with open(__file__, "rb") as fh:
-                _cache_salt = hashlib.sha256(fh.read() + yaml.__version__.encode()).digest()
+            h = hashlib.sha256(package_version("yaml").encode())
+            for name in (__file__, os.path.join(os.path.dirname(__file__), "yamlread.py")):
+                with open(name, "rb") as fh:
+                    h.update(fh.read())
         except OSError:
             return ""
+        _cache_salt = h.digest()
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     key = hashlib.sha256(_cache_salt + text.encode("utf-8", "surrogatepass")).hexdigest()
     return os.path.join(base, "lotr-rules", "yaml", key[:32] + ".pickle")
@@ -205,7 +139,8 @@ class Source:
         return self.data
 
     def _load(self, diags: list[Diagnostic]):
-        loader = _Loader(self.text)
+        read = _reader()
+        loader = read.Loader(self.text)
         try:
             node = loader.get_single_node()
             self.data = None if node is None else loader.construct_document(node)
@@ -224,21 +159,21 @@ class Source:
             diags.append(Diagnostic(self.display, 1, 1, "E001", f"YAML value cannot be read: {what}",
                                     "numbers have at most a few thousand digits; nesting stays shallow"))
             return None
-        except BadValue as exc:
+        except read.BadValue as exc:
             m = exc.problem_mark
             diags.append(Diagnostic(self.display, m.line + 1, m.column + 1, "E001",
                                     f"YAML value cannot be read: {exc.problem}",
                                     "a tag (!!int, !!bool...) must fit its value, and rule files need none; "
                                     "numbers have at most a few thousand digits"))
             return None
-        except yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, escapes...)
+        except read.yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, escapes...)
             line, col = self.offset_pos(exc.position)
             diags.append(Diagnostic(self.display, line, col, "E001",
                                     f"YAML syntax error: character U+{_code(exc.character):04X} is not allowed in a "
                                     "rule file",
                                     "remove control characters (NUL, escape sequences) from the file"))
             return None
-        except yaml.YAMLError as exc:
+        except read.yaml.YAMLError as exc:
             problem = getattr(exc, "problem", None) or str(exc)
             context = getattr(exc, "context", None) or ""
             mark = getattr(exc, "problem_mark", None)
@@ -285,9 +220,10 @@ class Source:
         """(the node at path, the node of its key), or as near as the path leads. A mapping's
         keys are looked up in a table made once per mapping (a code generator asks for every
         statement's line)."""
+        yaml = _reader().yaml
         root = self._root
         if root is None:
-            root = self._root = yaml.compose(self.text, Loader=_Composer)  # (C where there is one)
+            root = self._root = yaml.compose(self.text, Loader=_reader().Composer)  # (C where there is one)
         tables = self._keys
         node, key_node = root, None
         for step in path:
@@ -315,7 +251,7 @@ class Source:
         """1-based (line, col) of the value at path (or of its key when key=True)."""
         try:
             node, key_node = self.node(tuple(path))
-        except yaml.YAMLError:
+        except _reader().yaml.YAMLError:
             return 1, 1
         target = key_node if (key and key_node is not None) else node
         if target is None:

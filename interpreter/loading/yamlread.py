@@ -1,0 +1,86 @@
+"""PyYAML, as the rule files are read with it: the C safe loader with a record of duplicate
+keys and errors that say where a value cannot be read, and the C composer that gives the
+positions (yamlsrc.Source). Imported only where a text is parsed or a position asked: a load
+that finds every file's data in the cache does not import PyYAML (a fifth of it)."""
+from __future__ import annotations
+
+import yaml
+
+_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+_STR = "tag:yaml.org,2002:str"
+
+
+class Loader(_Base):
+    """The C safe loader, plus a record of duplicate keys (YAML itself keeps the last one)."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self.duplicates = []
+
+    def construct_object(self, node, deep=False):
+        if node.tag == _STR and type(node) is yaml.ScalarNode:  # most values: the text itself, as
+            return node.value  # construct_yaml_str gives it (a string is kept by no table: none changes)
+        try:
+            return super().construct_object(node, deep)
+        except yaml.YAMLError:
+            raise
+        except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
+            # a tagged value that is not one (!!bool maybe, !!int x, !!timestamp x), a number too long
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            if not isinstance(node, yaml.ScalarNode):
+                problem = f"this value cannot be read as {tag}"
+            elif "digits" in str(exc):  # (Python reads ints of at most 4,300 digits)
+                problem = f"a number of {len(node.value):,} digits"
+            else:
+                problem = f"{node.value[:40]!r} is not a {tag}"
+            raise BadValue(problem, node.start_mark) from None
+
+    def construct_mapping(self, node, deep=False):
+        if not isinstance(node, yaml.MappingNode):  # (a !!map or !!set tag on a list or a scalar)
+            raise BadValue(f"a {node.tag.replace('tag:yaml.org,2002:', '!!')} must be a mapping", node.start_mark)
+        seen = set()
+        for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):  # a list or mapping used as a key
+                raise yaml.constructor.ConstructorError(
+                    "while reading a mapping", node.start_mark,
+                    "a key must be a plain name or number, not a list or mapping", key_node.start_mark)
+            k = key_node.value
+            if k in seen and key_node.tag != "tag:yaml.org,2002:merge":
+                self.duplicates.append((k, key_node.start_mark))
+            seen.add(k)
+        return super().construct_mapping(node, deep)
+
+
+Loader.add_constructor("tag:yaml.org,2002:map", Loader.construct_yaml_map)
+
+
+class BadValue(yaml.YAMLError):
+    """A value YAML parses but cannot construct (Loader): what it is, and where."""
+
+    def __init__(self, problem: str, mark):
+        super().__init__(problem)
+        self.problem, self.problem_mark = problem, mark
+
+
+def scalar(text: str):
+    """A value written on its own (a command line's --option name=value, a game's settings:
+    3, true, discard), read as in a rule file; ValueError saying why it cannot be read."""
+    loader = Loader(text)
+    try:
+        return loader.get_single_data()
+    except yaml.YAMLError as exc:
+        raise ValueError(getattr(exc, "problem", None) or str(exc).split("\n")[0]) from None
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(str(exc).split("\n")[0][:120]) from None
+    finally:
+        loader.dispose()
+
+
+class Composer(_Base):
+    """The C composer for positions only: no node's tag is worked out (a third of composing),
+    as nothing is constructed from the nodes; their values and marks are the same."""
+
+    def resolve(self, kind, value, implicit):
+        return ""
