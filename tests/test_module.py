@@ -231,3 +231,19 @@ def test_rules_kept_by_a_run_elsewhere_name_their_files_as_seen_from_here(tmp_pa
     home = load_game("duel").rules.where(1, 0)
     assert away.startswith(str(here.resolve() / "games" / "duel")), away
     assert home.startswith("games/duel/game.yaml:"), home
+
+
+def test_checked_rules_keep_a_functions_text_and_parse_it_again_when_an_explanation_reads_it(tmp_path, monkeypatch):
+    """The declarations' cache (build/checked.py) keeps each game function without its parsed
+    text (a third of that cache); explanations (engine/wording.py) read the tree, parsed again."""
+    from interpreter.build import checked, digest
+    from interpreter.engine.link import namespace
+    from interpreter.loading.loader import load_spec
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    built = load_game("duel").declarations.functions["card_price"]
+    spec = load_spec("duel")
+    _, declarations, _ = checked.load(spec, digest(spec), namespace)
+    kept = declarations().functions["card_price"]
+    assert kept._node is None and kept.text == built.text and repr(kept.node) == repr(built.node)
+    assert kept.body is not None and kept.params == built.params == ["p", "card"]

@@ -554,13 +554,14 @@ class Declarer:
             if name in self.d.symbols or name in r.var_defs or name in SIGNATURES:
                 self.err(gs, path, "E305", f"function '{name}' clashes with another name", key=True)
             src = self.src(gs, path, f"function {name}")
+            text = str(body) if not isinstance(body, bool) else str(body).lower()
             try:
-                node = parse_expr(str(body) if not isinstance(body, bool) else str(body).lower())
+                node = parse_expr(text)
             except DSLSyntaxError as exc:
                 self.c.error(src, Node("x", [], exc.line, exc.col), "E201",
                              f"syntax error in function {name}: {exc.message}", exc.hint)
-                node = None
-            self.c.functions[name] = Function(name, params, node, src)
+                node = text = None
+            self.c.functions[name] = Function(name, params, node, src, text)
 
     def _procedures_declare(self, g, gs):
         r = self.r

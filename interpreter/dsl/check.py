@@ -44,11 +44,12 @@ class Function:
     """A game function as checked: its body, type, the channels it reads, whether it reads
     `me`, and whether it draws on chance."""
 
-    __slots__ = ("name", "params", "body", "type", "reads", "uses_me", "src", "node", "memo", "mask", "_trivial",
-                 "_at", "param_reads")
+    __slots__ = ("name", "params", "body", "type", "reads", "uses_me", "src", "_node", "memo", "mask", "_trivial",
+                 "_at", "param_reads", "text")
 
-    def __init__(self, name, params, node, src):
-        self.name, self.params, self.node, self.src = name, params, node, src
+    def __init__(self, name, params, node, src, text=None):
+        """text: what node was parsed from (None for a text that did not parse)."""
+        self.name, self.params, self._node, self.src, self.text = name, params, node, src, text
         self.body, self.type, self.reads, self.uses_me = None, ANY, frozenset(), False
         # channels it reads only through some parameters: '*' (a parameter that may be a zone,
         # a value of unknown type used as a list) and 'where' (zone_of(parameter)) -> those
@@ -56,6 +57,26 @@ class Function:
         self.param_reads = {}
         self.memo, self.mask, self._trivial = True, 0, None
         self._at = 0  # (parameter, channels read only under it), worked out by optimise.located
+
+    @property
+    def node(self):
+        """The parsed text (None where it did not parse). Kept in the declarations' cache
+        (checked.py) without it, a third of that cache: parsed again when read, to word an
+        explanation (engine/wording.py)."""
+        node = self._node
+        if node is None and self.text is not None:
+            from .parse import parse_expr
+
+            node = self._node = parse_expr(self.text)
+        return node
+
+    def __getstate__(self):
+        return None, {k: getattr(self, k) for k in self.__slots__ if k != "_node" or self.text is None}
+
+    def __setstate__(self, state):
+        self._node = None
+        for k, v in state[1].items():
+            setattr(self, k, v)
 
 
 class Checker:

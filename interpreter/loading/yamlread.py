@@ -10,6 +10,8 @@ _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 _STR = "tag:yaml.org,2002:str"
+_IMPLICIT = _Base.yaml_implicit_resolvers  # first character -> [(tag, pattern)]: YAML 1.1's plain values
+_PLAIN = not _Base.yaml_path_resolvers and None not in _IMPLICIT  # (the safe loader's: Loader.resolve)
 
 
 class Loader(_Base):
@@ -18,6 +20,19 @@ class Loader(_Base):
     def __init__(self, stream):
         super().__init__(stream)
         self.duplicates = []
+
+    if _PLAIN:
+        def resolve(self, kind, value, implicit):
+            """The tag of a node, as the safe loader's resolver gives it (which also asks for
+            path resolvers and resolvers of any first character, which it has none of): one
+            call for each of a file's values."""
+            if kind is yaml.ScalarNode:
+                if implicit[0]:
+                    for tag, pattern in _IMPLICIT.get(value[:1], ()):
+                        if pattern.match(value):
+                            return tag
+                return _STR
+            return "tag:yaml.org,2002:seq" if kind is yaml.SequenceNode else "tag:yaml.org,2002:map"
 
     def construct_object(self, node, deep=False):
         if node.tag == _STR and type(node) is yaml.ScalarNode:  # most values: the text itself, as
