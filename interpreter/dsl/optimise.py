@@ -118,22 +118,27 @@ class Optimiser:
         self.functions = functions
 
     def expr(self, e):
-        """The optimised expression (children first)."""
-        if e is None or not isinstance(e, ir.Expr):
-            return e
-        for name in _names(e):
-            v = getattr(e, name)
-            if isinstance(v, ir.Expr):
+        """The optimised expression (children first); anything else as it is."""
+        t = type(e)
+        names = _FIELDS.get(t)
+        if names is None:
+            if not isinstance(e, ir.Expr):
+                return e
+            names = _names(e)
+        fields = e.__dict__  # (read and set in place: the optimiser's hot loop)
+        for name in names:
+            v = fields[name]
+            if type(v) is list:
+                fields[name] = [self.expr(x) for x in v]  # (a new list: a copy may share the old one)
+            elif v is not None:
                 new = self.expr(v)
                 if new is not v:
-                    setattr(e, name, new)
-            elif isinstance(v, list):
-                setattr(e, name, [self.expr(x) if isinstance(x, ir.Expr) else x for x in v])
-        if isinstance(e, ir.Call):
+                    fields[name] = new
+        if t is ir.Call:
             return self.inline(e)
-        if isinstance(e, ir.Compare):
+        if t is ir.Compare:
             return self.exists(e)
-        if isinstance(e, ir.ListOf) and all(isinstance(x, ir.Const) for x in e.items):
+        if t is ir.ListOf and all(type(x) is ir.Const for x in e.items):
             return ir.Const([x.value for x in e.items], type="list")  # built once, not at every use
         return e
 
