@@ -167,13 +167,17 @@ class LALRDriver:
                         top = climbs[key] = self._climb(*key, end)
                     states[-1] = top
                 else:
-                    if n:
-                        s = values[-n:]
-                        del values[-n:]
-                        del states[-n:]
+                    if n == 1:  # (a third of the reductions: an atom, a name)
+                        states.pop()
+                        values.append(cb([values.pop()]))
                     else:
-                        s = []
-                    values.append(cb(s))
+                        if n:
+                            s = values[-n:]
+                            del values[-n:]
+                            del states[-n:]
+                        else:
+                            s = []
+                        values.append(cb(s))
                     states.append(actions[states[-1]][origin])
                 if token is None and states[-1] == end:
                     return values[-1]
