@@ -14,14 +14,15 @@ NOTHING: frozenset = frozenset()
 
 
 class Node:
-    """A node of the IR. Its fields are the annotations of its class and of its bases, in that
-    order (bases first), given to ``__init__`` in that order; those of ``Expr`` and ``Stmt``
-    themselves by keyword only. ``FIELDS`` names them and ``TYPES`` gives their annotations
-    (optimise.py walks the fields that may hold nodes). Equal only to itself.
+    """A node of the IR. Its fields are the annotations of its bases and then its own:
+    ``FIELDS`` names them in that order and ``TYPES`` gives their annotations (optimise.py
+    walks the fields that may hold nodes). ``__init__`` takes the fields declared below
+    ``Expr`` and ``Stmt`` in order, then those of ``Expr`` and ``Stmt`` themselves by keyword
+    only. Equal only to itself.
 
     (The classes are dataclasses in all but name: every ``__init__`` is written by
     ``_define`` at the end of this module in one piece of code, where ``dataclasses`` writes
-    two functions a class. That took two thirds of a first load's imports.)"""
+    two functions a class, which was a third of a first load's imports.)"""
 
     FIELDS: tuple = ()
     TYPES: tuple = ()
@@ -253,17 +254,16 @@ class Dispatch(Stmt):
     """The statement of an event's dispatch frame (engine.vm.dispatch)."""
 
 
-def _define(roots=(Expr, Stmt)) -> None:
-    """Each node class's FIELDS, TYPES and ``__init__`` (see Node)."""
-    classes, seen = [], set()
-    todo = [Node]
-    while todo:
-        cls = todo.pop(0)
-        for sub in cls.__subclasses__():
-            if sub not in seen:
-                seen.add(sub)
-                classes.append(sub)
-                todo.append(sub)
+def _define(classes=None, roots=(Expr, Stmt)) -> None:
+    """Each node class's FIELDS, TYPES and ``__init__`` (see Node): of every class below Node,
+    or of those given."""
+    if classes is None:
+        classes, todo = [], [Node]
+        while todo:
+            for sub in todo.pop(0).__subclasses__():
+                if sub not in classes:
+                    classes.append(sub)
+                    todo.append(sub)
     defaults: dict = {}
     code = []
     for cls in classes:
@@ -278,8 +278,13 @@ def _define(roots=(Expr, Stmt)) -> None:
         def param(name, default):
             if default is _NONE:
                 return name
+            if isinstance(default, (list, dict, set)):  # (one value shared by every node: refused, as dataclasses do)
+                raise TypeError(f"{cls.__name__}.{name}: a mutable default")
             defaults[f"_d{len(defaults)}"] = default
             return f"{name}=_d{len(defaults) - 1}"
+        given = [d is not _NONE for _, _, d in plain]
+        if given != sorted(given):  # (positional: those with a default come last)
+            raise TypeError(f"{cls.__name__}: a field without a default after one with a default")
         params = [param(n, d) for n, _, d in plain] + (["*"] if keyword else []) + [param(n, d) for n, _, d in keyword]
         body = "".join(f"\n    self.{n} = {n}" for n in cls.FIELDS) or "\n    pass"
         code.append(f"def {cls.__name__}(self, {', '.join(params)}):{body}")
@@ -287,7 +292,7 @@ def _define(roots=(Expr, Stmt)) -> None:
     exec("\n".join(code), space)
     for cls in classes:
         init = space[cls.__name__]
-        init.__name__, init.__qualname__ = "__init__", f"{cls.__name__}.__init__"
+        init.__name__, init.__qualname__, init.__module__ = "__init__", f"{cls.__name__}.__init__", __name__
         cls.__init__ = init
 
 

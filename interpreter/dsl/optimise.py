@@ -21,6 +21,7 @@ MAX_NODES = 14
 
 
 _FIELDS: dict = {}  # a node class -> the names of its fields that may hold nodes (_names)
+_EXPR_FIELDS: dict = {}  # ... of the expression classes alone (Optimiser.expr: anything else stays as it is)
 _SCALARS = frozenset({"str", "int", "bool", "frozenset"})  # fields declared so hold no node
 
 
@@ -120,11 +121,11 @@ class Optimiser:
     def expr(self, e):
         """The optimised expression (children first); anything else as it is."""
         t = type(e)
-        names = _FIELDS.get(t)
+        names = _EXPR_FIELDS.get(t)
         if names is None:
             if not isinstance(e, ir.Expr):
                 return e
-            names = _names(e)
+            names = _EXPR_FIELDS[t] = _names(e)
         fields = e.__dict__  # (read and set in place: the optimiser's hot loop)
         for name in names:
             v = fields[name]

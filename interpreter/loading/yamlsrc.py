@@ -1,10 +1,11 @@
 """YAML read safely and fast; line/column marks recovered on demand.
 
-Files are parsed with the C safe loader, and what a text parses to is kept on disk, keyed
-by the text, this module and the installed PyYAML (reading it back is several times faster
-than constructing it again). Every value is addressed by its path in the file (a tuple of
-keys and list indexes). When a diagnostic needs a position, the file is composed once (node
-tree with marks) and the path is walked to the node.
+Files are parsed with the C safe loader (yamlread.py, which alone imports PyYAML, when a text
+must be parsed), and what a text parses to is kept on disk, keyed by the text, this module,
+yamlread.py and the installed PyYAML (reading it back is several times faster than
+constructing it again). Every value is addressed by its path in the file (a tuple of keys and
+list indexes). When a diagnostic needs a position, the file is composed once (node tree with
+marks) and the path is walked to the node.
 """
 from __future__ import annotations
 
