@@ -1,7 +1,7 @@
-"""A game's generated module (build/module.py): a first load compiles the module's first part
-only, each block's statements when the block first runs and each game function when it is
-first called; the next load completes the cache, and later loads compile nothing. Play is the
-same whichever way a block or function was compiled."""
+"""A game's generated module (build/module.py): a load compiles the module's first part only,
+each block's statements when the block first runs and each game function when it is first
+called; a chunk compiled is kept in the cache, where later loads read it when it first runs.
+Play is the same whichever way a block or function was compiled."""
 import random
 from pathlib import Path
 
@@ -9,7 +9,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.build import module
-from interpreter.build.cache import read_module
+from interpreter.build.cache import read_chunk, read_module
 from interpreter.build.module import _Unloaded, _UnloadedFunction
 
 
@@ -35,29 +35,40 @@ def _module_key(rules):
     return module_key(rules.digest)
 
 
-def test_a_first_load_compiles_each_block_when_it_first_runs_and_the_next_load_completes_the_cache(tmp_path, monkeypatch):
+def test_a_load_compiles_each_block_when_it_first_runs_and_keeps_it_for_later_loads(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(module, "_COMPILED", {})
     first = load_game("duel")
     blocks, functions = len(first.rules.blocks), len(first.rules.functions)
     assert _unloaded(first.rules) == set(range(blocks))  # nothing compiled yet
     assert _functions_unloaded(first.rules) == set(first.rules.functions)
-    assert not read_module(_module_key(first.rules)).get("complete")
     played = _playout(first, 5)
     left, functions_left = _unloaded(first.rules), _functions_unloaded(first.rules)
     assert 0 < len(left) < blocks  # what ran is compiled; what did not is not (a rare rule)
     assert 0 < len(functions_left) < functions
-    assert len(module._COMPILED) == blocks - len(left) + functions - len(functions_left)
+    compiled = set(module._COMPILED)
+    assert len(compiled) == blocks - len(left) + functions - len(functions_left)
+    assert all(read_chunk(k) is not None for k in compiled)  # each kept in the cache
+    assert read_chunk((compiled.pop()[0], blocks + functions)) is None  # (no such chunk)
 
-    second = load_game("duel")  # from the cache: compiles every chunk and keeps them
-    kept = read_module(_module_key(first.rules))
-    assert kept["complete"] and len(kept["blobs"]) == blocks + functions
+    monkeypatch.setattr(module, "_COMPILED", {})  # a later process
+    monkeypatch.setattr(module, "_compiled", lambda *a: pytest.fail("a chunk compiled again"))
+    second = load_game("duel")  # compiles nothing: a chunk's code is read from the cache when it runs
+    assert _unloaded(second.rules) == set(range(blocks))
+    assert _playout(second, 5) == played
+    assert len(_unloaded(second.rules)) == len(left) and _functions_unloaded(second.rules) == functions_left
+
+
+def test_a_damaged_chunk_in_the_cache_is_compiled_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(module, "_COMPILED", {})
-    third = load_game("duel")  # compiles nothing: a chunk's code is read from the cache when it runs
-    assert _unloaded(third.rules) == set(range(blocks))
-    assert _playout(second, 5) == _playout(third, 5) == played
-    assert not module._COMPILED and len(_unloaded(third.rules)) == len(left)
-    assert _functions_unloaded(third.rules) == functions_left
+    played = _playout(load_game("duel"), 3)
+    for f in (tmp_path / "cache").rglob("*.bin"):
+        if f.parent.name != "modules":  # (a chunk's file, not the module's)
+            f.write_bytes(b"not marshal data")
+    monkeypatch.setattr(module, "_COMPILED", {})
+    assert _playout(load_game("duel"), 3) == played
+    assert all(read_chunk(k) is not None for k in module._COMPILED)  # (written again)
 
 
 def _at_their_lines(rules) -> int:
@@ -86,7 +97,7 @@ def test_every_statement_is_at_its_line_of_the_module_text_however_it_was_compil
     for f in first.rules.functions.values():
         f.load()
     assert _at_their_lines(first.rules) > 900 + 250
-    load_game("war_of_the_ring")  # (completes the cache)
+    monkeypatch.setattr(module, "_COMPILED", {})  # (a later process)
     kept = load_game("war_of_the_ring")  # each block read from the cache's compiled chunks
     for b in range(len(kept.rules.blocks)):
         kept.rules.statement(b, 0)

@@ -1,6 +1,8 @@
 """The cache of generated modules: a game's rules written as Python once, kept on disk
 (marshal) and keyed by the rule files, this engine's checker and code generator, and the
-Python that compiles them, so an unchanged game loads without writing its module again."""
+Python that compiles them, so an unchanged game loads without writing its module again. Each
+chunk of the module (a block's statements, a game function) is kept too, in a file of its
+own, once it has been compiled (build/module.py)."""
 from __future__ import annotations
 
 def _engine_digest() -> str:
@@ -57,6 +59,35 @@ def write_module(key: str, data: dict) -> None:
     from ..loading.cachefile import write_atomically
 
     write_atomically(os.path.join(_cache_dir(), key + ".bin"), lambda fh: marshal.dump(data, fh))
+
+
+def _chunk_path(key: tuple) -> str:
+    import os
+
+    module, number = key
+    return os.path.join(_cache_dir(), str(module), f"{number}.bin")
+
+
+def read_chunk(key: tuple):
+    """The code of chunk key (the module's key, the chunk's number) kept by an earlier load, or
+    None."""
+    import marshal
+
+    try:
+        with open(_chunk_path(key), "rb") as fh:
+            code = marshal.load(fh)
+        return code if type(code) is type(read_chunk.__code__) else None
+    except Exception:  # not kept yet, or a damaged file: compiled again
+        return None
+
+
+def write_chunk(key: tuple, code) -> None:
+    """Keep a chunk's code (whole or not at all; never an error)."""
+    import marshal
+
+    from ..loading.cachefile import write_atomically
+
+    write_atomically(_chunk_path(key), lambda fh: marshal.dump(code, fh))
 
 
 def module_filename(r) -> str:
