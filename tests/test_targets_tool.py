@@ -58,7 +58,8 @@ def test_every_target_gets_its_row_from_its_tool(monkeypatch):
     import bench
 
     monkeypatch.setattr(bench, "compare", lambda game, base, games, rounds: {"compared_with": "abc", "ratio": 2.5 if game == "duel" else 1.5})
-    monkeypatch.setattr(bench, "cold_load", lambda game, runs, fresh_cache=False: 250.0 if fresh_cache else 40.0)
+    monkeypatch.setattr(bench, "cold_load", lambda game, runs, fresh_cache=False, second=False:
+                        250.0 if fresh_cache else 90.0 if second and game == "duel" else 40.0)
     monkeypatch.setattr(targets, "_clone_ratio", lambda base, games, rounds: {"clone_us_this": 20, "clone_us_baseline": 50, "ratio": 0.4})
 
     def tool(args):
@@ -77,6 +78,8 @@ def test_every_target_gets_its_row_from_its_tool(monkeypatch):
     kuhn = rows["Kuhn poker vs OpenSpiel Python"]
     assert kuhn["now"] == "1.300x (instructions: theirs/ours 1.70)" and kuhn["met"] is False
     assert rows["duel first load, empty caches"]["met"] and rows["war-of-the-ring load with caches"]["met"]
+    assert rows["duel load after the first"]["now"] == "90 ms" and not rows["duel load after the first"]["met"]
+    assert rows["war-of-the-ring load after the first"]["met"]
 
 
 def test_a_first_load_is_counted_as_a_load_less_an_import(monkeypatch, tmp_path):
@@ -102,3 +105,21 @@ def test_a_first_load_is_counted_as_a_load_less_an_import(monkeypatch, tmp_path)
     usage = subprocess.run([sys.executable, str(TOOLS / "bench.py"), "duel", "--load-instructions", "--callgrind"],
                            capture_output=True, text=True)
     assert usage.returncode == 2 and "give one of them" in usage.stderr
+
+
+def test_the_load_after_the_first_is_timed_in_the_caches_a_first_load_left(monkeypatch):
+    """cold_load(second=True): each run loads once untimed in an empty cache directory of its
+    own, then times a load in it."""
+    import types
+
+    import bench
+
+    calls = []
+
+    def run(cmd, capture_output, text, check, env):
+        calls.append(env["XDG_CACHE_HOME"])
+        return types.SimpleNamespace(stdout=f"{10 * len(calls)}\n")
+
+    monkeypatch.setattr(bench.subprocess, "run", run)
+    assert bench.cold_load("duel", runs=3, second=True) == 40.0  # (the timed ones: 20, 40, 60)
+    assert len(calls) == 6 and calls[0] == calls[1] != calls[2] == calls[3] != calls[4] == calls[5]
