@@ -72,11 +72,12 @@ def read_chunk(key: tuple):
     """The code of chunk key (the module's key, the chunk's number) kept by an earlier load, or
     None."""
     import marshal
+    import types
 
     try:
         with open(_chunk_path(key), "rb") as fh:
             code = marshal.load(fh)
-        return code if type(code) is type(read_chunk.__code__) else None
+        return code if type(code) is types.CodeType else None
     except Exception:  # not kept yet, or a damaged file: compiled again
         return None
 

@@ -54,8 +54,8 @@ def link(r, decl, fnames, module: dict, key: str, namespace) -> None:
     the block's list holds a stand-in (_Unloaded) that loads the chunk (_code: this process's
     copy, the cache's, or compiled now and kept there), puts its statements in the list and
     runs the one asked for. A game function is a stand-in (_UnloadedFunction) until it is
-    first called, in the same way. (A load reads a third of the module; a game touches the
-    blocks it runs.)"""
+    first called, in the same way. (A load alone compiles none of them; a game of War of the
+    Ring runs about half of its blocks.)"""
     filename = module_filename(r)
     source = module["source"]
     chunks = module["chunks"]
