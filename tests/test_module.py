@@ -1,7 +1,8 @@
 """A game's generated module (build/module.py): a load compiles the module's first part only,
 each block's statements when the block first runs and each game function when it is first
-called; a chunk compiled is kept in the cache, where later loads read it when it first runs.
-Play is the same whichever way a block or function was compiled."""
+called; a chunk compiled is kept in a file of its own, which the next load adds to the
+module's cache, where later loads read it when it first runs. Play is the same whichever way a
+block or function was compiled."""
 import random
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.build import module
-from interpreter.build.cache import read_chunk, read_module
+from interpreter.build.cache import kept_chunks, read_module
 from interpreter.build.module import _Unloaded, _UnloadedFunction
 
 
@@ -39,6 +40,7 @@ def test_a_load_compiles_each_block_when_it_first_runs_and_keeps_it_for_later_lo
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(module, "_COMPILED", {})
     first = load_game("duel")
+    key = _module_key(first.rules)
     blocks, functions = len(first.rules.blocks), len(first.rules.functions)
     assert _unloaded(first.rules) == set(range(blocks))  # nothing compiled yet
     assert _functions_unloaded(first.rules) == set(first.rules.functions)
@@ -46,29 +48,36 @@ def test_a_load_compiles_each_block_when_it_first_runs_and_keeps_it_for_later_lo
     left, functions_left = _unloaded(first.rules), _functions_unloaded(first.rules)
     assert 0 < len(left) < blocks  # what ran is compiled; what did not is not (a rare rule)
     assert 0 < len(functions_left) < functions
-    compiled = set(module._COMPILED)
+    compiled = {i for _, i in module._COMPILED}
     assert len(compiled) == blocks - len(left) + functions - len(functions_left)
-    assert all(read_chunk(k) is not None for k in compiled)  # each kept in the cache
-    assert read_chunk((compiled.pop()[0], blocks + functions)) is None  # (no such chunk)
+    assert set(kept_chunks(key, {})) == compiled and not read_module(key).get("blobs")  # each in a file
 
     monkeypatch.setattr(module, "_COMPILED", {})  # a later process
     monkeypatch.setattr(module, "_compiled", lambda *a: pytest.fail("a chunk compiled again"))
-    second = load_game("duel")  # compiles nothing: a chunk's code is read from the cache when it runs
+    second = load_game("duel")  # takes the files into the module's cache
+    assert set(read_module(key)["blobs"]) == compiled and not kept_chunks(key, read_module(key)["blobs"])
     assert _unloaded(second.rules) == set(range(blocks))
-    assert _playout(second, 5) == played
+    assert _playout(second, 5) == played  # compiles nothing: each chunk read from the cache when it runs
     assert len(_unloaded(second.rules)) == len(left) and _functions_unloaded(second.rules) == functions_left
+    assert _playout(load_game("duel"), 5) == played  # (and so does a third)
 
 
-def test_a_damaged_chunk_in_the_cache_is_compiled_again(tmp_path, monkeypatch):
+def test_a_damaged_chunk_file_is_left_out_and_its_chunk_compiled_again(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(module, "_COMPILED", {})
-    played = _playout(load_game("duel"), 3)
-    for f in (tmp_path / "cache").rglob("*.bin"):
-        if f.parent.name != "modules":  # (a chunk's file, not the module's)
-            f.write_bytes(b"not marshal data")
+    game = load_game("duel")
+    key = _module_key(game.rules)
+    played = _playout(game, 3)
+    files = sorted((tmp_path / "cache").rglob("*.bin"))
+    chunk_files = [f for f in files if f.parent.name == key]
+    assert len(chunk_files) == len(module._COMPILED) > 10
+    chunk_files[0].write_bytes(b"not marshal data")
+    chunk_files[1].write_bytes(b"")
     monkeypatch.setattr(module, "_COMPILED", {})
     assert _playout(load_game("duel"), 3) == played
-    assert all(read_chunk(k) is not None for k in module._COMPILED)  # (written again)
+    assert len(read_module(key)["blobs"]) == len(chunk_files) - 2  # (the two compiled again, and kept)
+    assert len(module._COMPILED) == 2 and set(kept_chunks(key, read_module(key)["blobs"])) == \
+        {int(chunk_files[0].stem), int(chunk_files[1].stem)}
 
 
 def _at_their_lines(rules) -> int:

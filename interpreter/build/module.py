@@ -1,14 +1,15 @@
 """A game's generated module, linked into its Rules: the module's first part runs at load, and
 each block's chunk (and each game function's) is compiled when it first runs. A chunk, once
 compiled, is kept in the cache (build/cache.py), as Python keeps a module's .pyc: a later
-load reads it there when it first runs. ``Later``: an expression checked with the rules and
-written as a function of the module."""
+load reads it when it first runs, and compiles only what no earlier load ran. ``Later``: an
+expression checked with the rules and written as a function of the module."""
 from __future__ import annotations
 
 import linecache
+import marshal
 import threading
 
-from .cache import module_filename, read_chunk, write_chunk
+from .cache import kept_chunks, module_filename, write_chunk, write_module
 
 
 class Later:
@@ -51,14 +52,21 @@ def link(r, decl, fnames, module: dict, key: str, namespace) -> None:
     in place of each expression checked for later (a Later), the function written for it.
 
     The module's first part runs now; each block's chunk when the block first runs. Until then
-    the block's list holds a stand-in (_Unloaded) that loads the chunk (_code: this process's
-    copy, the cache's, or compiled now and kept there), puts its statements in the list and
-    runs the one asked for. A game function is a stand-in (_UnloadedFunction) until it is
-    first called, in the same way. (A load alone compiles none of them; a game of War of the
-    Ring runs about half of its blocks.)"""
+    the block's list holds a stand-in (_Unloaded) that loads the chunk, puts its statements in
+    the list and runs the one asked for. A game function is a stand-in (_UnloadedFunction)
+    until it is first called, in the same way. A chunk is loaded from this process's copy,
+    or the cache's compiled code ("blobs"), or compiled then (_code), and its code kept in a
+    file of its own (write_chunk); the next load adds those files to the module's blobs
+    (kept_chunks), so that a chunk is compiled once, by the first load that runs it. (A load
+    alone compiles no chunk; a game of War of the Ring runs about half of its blocks.)"""
     filename = module_filename(r)
     source = module["source"]
     chunks = module["chunks"]
+    blobs = module.get("blobs") or {}
+    found = kept_chunks(key, blobs)
+    if found:
+        blobs = {**blobs, **found}
+        write_module(key, {**module, "blobs": blobs})
     ns = namespace(r, decl)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(module["code"], ns)
@@ -66,11 +74,12 @@ def link(r, decl, fnames, module: dict, key: str, namespace) -> None:
     r.namespace = ns
     blocks = r.blocks = []
     for i, (line, a, b, defines) in enumerate(chunks):
+        blob = blobs.get(i)
         if type(defines) is str:  # a game function: its stand-in is its name's value until it is first called
-            ns[defines] = _UnloadedFunction(ns, defines, (key, i), line, (source, a, b), filename)
+            ns[defines] = _UnloadedFunction(ns, defines, (key, i), line, (source, a, b), filename, blob)
             continue
         block = [None] * defines
-        block[:] = [_Unloaded(block, ns, (key, i), line, (source, a, b), filename)] * defines
+        block[:] = [_Unloaded(block, ns, (key, i), line, (source, a, b), filename, blob)] * defines
         blocks.append(block)
     r.memo_masks = ns["MEMO_MASKS"]
     r.memo_at = ns["MEMO_AT"]
@@ -109,12 +118,13 @@ _LOADING = threading.Lock()
 class _Unloaded:
     """The stand-in for the statements of a block not compiled yet (see link)."""
 
-    __slots__ = ("block", "ns", "key", "line", "text", "filename")
+    __slots__ = ("block", "ns", "key", "line", "text", "filename", "blob")
 
-    def __init__(self, block, ns, key, line, text, filename):
+    def __init__(self, block, ns, key, line, text, filename, blob=None):
         # (key: the module's key and the chunk's number; text: the module's text and where the
-        # chunk begins and ends in it)
+        # chunk begins and ends in it; blob: the chunk compiled, marshalled, when the cache holds it)
         self.block, self.ns, self.key, self.line, self.text, self.filename = block, ns, key, line, text, filename
+        self.blob = blob
 
     def load(self) -> list:
         """The block's statements, compiled now if they are not yet (one thread at a time: a
@@ -136,10 +146,11 @@ class _UnloadedFunction:
     chunk, which defines the function under its name, where the generated code finds it from
     then on, and calls it."""
 
-    __slots__ = ("ns", "name", "key", "line", "text", "filename")
+    __slots__ = ("ns", "name", "key", "line", "text", "filename", "blob")
 
-    def __init__(self, ns, name, key, line, text, filename):
+    def __init__(self, ns, name, key, line, text, filename, blob=None):
         self.ns, self.name, self.key, self.line, self.text, self.filename = ns, name, key, line, text, filename
+        self.blob = blob
 
     def load(self):
         """The function, compiled now if it is not yet."""
@@ -157,19 +168,22 @@ class _UnloadedFunction:
 
 
 def _run_chunk(stand_in) -> None:
-    """Run a stand-in's chunk in its namespace."""
-    exec(_code(stand_in.key, stand_in.line, stand_in.text, stand_in.filename), stand_in.ns)
+    """Run a stand-in's chunk in its namespace: this process's code, the cache's, or compiled now."""
+    code = _COMPILED.get(stand_in.key)
+    if code is None and stand_in.blob is not None:
+        code = marshal.loads(stand_in.blob)  # (checked when the load took it: kept_chunks)
+    if code is None:
+        code = _code(stand_in.key, stand_in.line, stand_in.text, stand_in.filename)
+    exec(code, stand_in.ns)
 
 
 def _code(key, line: int, text: tuple, filename: str):
-    """A chunk's code: this process's (the same game loaded again), else the cache's, else
-    compiled now and kept in the cache for later loads."""
+    """A chunk's code, compiled now and kept in a file for later loads (and for this process:
+    the same game loaded again)."""
     code = _COMPILED.get(key)
     if code is None:
-        code = read_chunk(key)
-        if code is None:
-            code = _compiled(line, text, filename)
-            write_chunk(key, code)
+        code = _compiled(line, text, filename)
+        write_chunk(key, code)
         if len(_COMPILED) > 50_000:  # (many games in one process: start again)
             _COMPILED.clear()
         _COMPILED[key] = code
