@@ -1,8 +1,7 @@
-"""A game's generated module (build/module.py): a load compiles the module's first part only,
-each block's statements when the block first runs and each game function when it is first
-called; a chunk compiled is kept in a file of its own, which the next load adds to the
-module's cache, where later loads read it when it first runs. Play is the same whichever way a
-block or function was compiled."""
+"""A game's generated module (build/module.py): a first load compiles the module's first part
+only, each block's statements when the block first runs and each game function when it is
+first called; the next load completes the cache, and later loads compile nothing. Play is the
+same whichever way a block or function was compiled."""
 import random
 from pathlib import Path
 
@@ -10,7 +9,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.build import module
-from interpreter.build.cache import kept_chunks, read_module
+from interpreter.build.cache import read_module
 from interpreter.build.module import _Unloaded, _UnloadedFunction
 
 
@@ -36,48 +35,29 @@ def _module_key(rules):
     return module_key(rules.digest)
 
 
-def test_a_load_compiles_each_block_when_it_first_runs_and_keeps_it_for_later_loads(tmp_path, monkeypatch):
+def test_a_first_load_compiles_each_block_when_it_first_runs_and_the_next_load_completes_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(module, "_COMPILED", {})
     first = load_game("duel")
-    key = _module_key(first.rules)
     blocks, functions = len(first.rules.blocks), len(first.rules.functions)
     assert _unloaded(first.rules) == set(range(blocks))  # nothing compiled yet
     assert _functions_unloaded(first.rules) == set(first.rules.functions)
+    assert not read_module(_module_key(first.rules)).get("complete")
     played = _playout(first, 5)
     left, functions_left = _unloaded(first.rules), _functions_unloaded(first.rules)
     assert 0 < len(left) < blocks  # what ran is compiled; what did not is not (a rare rule)
     assert 0 < len(functions_left) < functions
-    compiled = {i for _, i in module._COMPILED}
-    assert len(compiled) == blocks - len(left) + functions - len(functions_left)
-    assert set(kept_chunks(key, {})) == compiled and not read_module(key).get("blobs")  # each in a file
+    assert len(module._COMPILED) == blocks - len(left) + functions - len(functions_left)
 
-    monkeypatch.setattr(module, "_COMPILED", {})  # a later process
-    monkeypatch.setattr(module, "_compiled", lambda *a: pytest.fail("a chunk compiled again"))
-    second = load_game("duel")  # takes the files into the module's cache
-    assert set(read_module(key)["blobs"]) == compiled and not kept_chunks(key, read_module(key)["blobs"])
-    assert _unloaded(second.rules) == set(range(blocks))
-    assert _playout(second, 5) == played  # compiles nothing: each chunk read from the cache when it runs
-    assert len(_unloaded(second.rules)) == len(left) and _functions_unloaded(second.rules) == functions_left
-    assert _playout(load_game("duel"), 5) == played  # (and so does a third)
-
-
-def test_a_damaged_chunk_file_is_left_out_and_its_chunk_compiled_again(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    second = load_game("duel")  # from the cache: compiles every chunk and keeps them
+    kept = read_module(_module_key(first.rules))
+    assert kept["complete"] and len(kept["blobs"]) == blocks + functions
     monkeypatch.setattr(module, "_COMPILED", {})
-    game = load_game("duel")
-    key = _module_key(game.rules)
-    played = _playout(game, 3)
-    files = sorted((tmp_path / "cache").rglob("*.bin"))
-    chunk_files = [f for f in files if f.parent.name == key]
-    assert len(chunk_files) == len(module._COMPILED) > 10
-    chunk_files[0].write_bytes(b"not marshal data")
-    chunk_files[1].write_bytes(b"")
-    monkeypatch.setattr(module, "_COMPILED", {})
-    assert _playout(load_game("duel"), 3) == played
-    assert len(read_module(key)["blobs"]) == len(chunk_files) - 2  # (the two compiled again, and kept)
-    assert len(module._COMPILED) == 2 and set(kept_chunks(key, read_module(key)["blobs"])) == \
-        {int(chunk_files[0].stem), int(chunk_files[1].stem)}
+    third = load_game("duel")  # compiles nothing: a chunk's code is read from the cache when it runs
+    assert _unloaded(third.rules) == set(range(blocks))
+    assert _playout(second, 5) == _playout(third, 5) == played
+    assert not module._COMPILED and len(_unloaded(third.rules)) == len(left)
+    assert _functions_unloaded(third.rules) == functions_left
 
 
 def _at_their_lines(rules) -> int:
@@ -106,7 +86,7 @@ def test_every_statement_is_at_its_line_of_the_module_text_however_it_was_compil
     for f in first.rules.functions.values():
         f.load()
     assert _at_their_lines(first.rules) > 900 + 250
-    monkeypatch.setattr(module, "_COMPILED", {})  # (a later process)
+    load_game("war_of_the_ring")  # (completes the cache)
     kept = load_game("war_of_the_ring")  # each block read from the cache's compiled chunks
     for b in range(len(kept.rules.blocks)):
         kept.rules.statement(b, 0)

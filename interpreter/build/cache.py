@@ -1,9 +1,6 @@
 """The cache of generated modules: a game's rules written as Python once, kept on disk
 (marshal) and keyed by the rule files, this engine's checker and code generator, and the
-Python that compiles them, so an unchanged game loads without writing its module again. Each
-chunk of the module (a block's statements, a game function) is kept too once it has been
-compiled: in a file of its own by the load that compiled it, then in the module's file by
-the next load (build/module.py)."""
+Python that compiles them, so an unchanged game loads without writing its module again."""
 from __future__ import annotations
 
 def _engine_digest() -> str:
@@ -60,51 +57,6 @@ def write_module(key: str, data: dict) -> None:
     from ..loading.cachefile import write_atomically
 
     write_atomically(os.path.join(_cache_dir(), key + ".bin"), lambda fh: marshal.dump(data, fh))
-
-
-def _chunk_path(key: tuple) -> str:
-    import os
-
-    module, number = key
-    return os.path.join(_cache_dir(), str(module), f"{number}.bin")
-
-
-def write_chunk(key: tuple, code) -> None:
-    """Keep the code of chunk key (the module's key, the chunk's number), compiled by this load,
-    for later ones (whole or not at all; never an error)."""
-    import marshal
-
-    from ..loading.cachefile import write_atomically
-
-    write_atomically(_chunk_path(key), lambda fh: marshal.dump(code, fh))
-
-
-def kept_chunks(module: str, have) -> dict:
-    """{chunk number: its code, marshalled} of the chunks of a module that earlier loads
-    compiled and kept (write_chunk), but for those in `have`; a damaged file is left out (its
-    chunk is compiled again when it runs)."""
-    import marshal
-    import os
-    import types
-
-    folder = os.path.join(_cache_dir(), module)
-    try:
-        names = os.listdir(folder)
-    except OSError:  # (none kept yet)
-        return {}
-    found = {}
-    for name in names:
-        stem, dot, ext = name.partition(".")
-        if not stem.isdigit() or ext != "bin" or int(stem) in have:  # (or a file being written)
-            continue
-        try:
-            with open(os.path.join(folder, name), "rb") as fh:
-                data = fh.read()
-            if type(marshal.loads(data)) is types.CodeType:
-                found[int(stem)] = data
-        except Exception:
-            continue
-    return found
 
 
 def module_filename(r) -> str:

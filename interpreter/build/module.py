@@ -1,15 +1,14 @@
 """A game's generated module, linked into its Rules: the module's first part runs at load, and
-each block's chunk (and each game function's) is compiled when it first runs. A chunk, once
-compiled, is kept in the cache (build/cache.py), as Python keeps a module's .pyc: a later
-load reads it when it first runs, and compiles only what no earlier load ran. ``Later``: an
-expression checked with the rules and written as a function of the module."""
+each block's chunk is compiled when the block first runs (unmarshalled, once the cache holds
+the chunks compiled). ``Later``: an expression checked with the rules and written as a
+function of the module."""
 from __future__ import annotations
 
 import linecache
 import marshal
 import threading
 
-from .cache import kept_chunks, module_filename, write_chunk, write_module
+from .cache import module_filename, write_module
 
 
 class Later:
@@ -47,26 +46,24 @@ def assemble(first: str, chunks: list, filename: str) -> dict:
     return {"source": source, "code": compile(first, filename, "exec"), "chunks": placed}
 
 
-def link(r, decl, fnames, module: dict, key: str, namespace) -> None:
+def link(r, decl, fnames, module: dict, key: str, namespace, fresh: bool = False) -> None:
     """Run a game's module and put what it defines in its Rules: the blocks, the memo masks, and
     in place of each expression checked for later (a Later), the function written for it.
 
-    The module's first part runs now; each block's chunk when the block first runs. Until then
-    the block's list holds a stand-in (_Unloaded) that loads the chunk, puts its statements in
-    the list and runs the one asked for. A game function is a stand-in (_UnloadedFunction)
-    until it is first called, in the same way. A chunk is loaded from this process's copy,
-    or the cache's compiled code ("blobs"), or compiled then (_code), and its code kept in a
-    file of its own (write_chunk); the next load adds those files to the module's blobs
-    (kept_chunks), so that a chunk is compiled once, by the first load that runs it. (A load
-    alone compiles no chunk; a game of War of the Ring runs about half of its blocks.)"""
+    The module's first part runs now; each block's chunk is compiled when the block first
+    runs. Until then the block's list holds a stand-in (_Unloaded) that compiles the chunk,
+    puts its statements in the list and runs the one asked for. The load after the one that
+    wrote the module (fresh) compiles every chunk and keeps them in the cache ("complete"):
+    later loads read them as bytes, and a stand-in unmarshals its block instead of compiling
+    it (a load reads a third of the module; a game touches the blocks it runs)."""
     filename = module_filename(r)
     source = module["source"]
     chunks = module["chunks"]
-    blobs = module.get("blobs") or {}
-    found = kept_chunks(key, blobs)
-    if found:
-        blobs = {**blobs, **found}
-        write_module(key, {**module, "blobs": blobs})
+    if not module.get("complete") and not fresh:
+        module = {**module, "blobs": [_blob((key, i), line, (source, a, b), filename)
+                                      for i, (line, a, b, _) in enumerate(chunks)], "complete": True}
+        write_module(key, module)
+    blobs = module.get("blobs") or [None] * len(chunks)
     ns = namespace(r, decl)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(module["code"], ns)
@@ -74,12 +71,11 @@ def link(r, decl, fnames, module: dict, key: str, namespace) -> None:
     r.namespace = ns
     blocks = r.blocks = []
     for i, (line, a, b, defines) in enumerate(chunks):
-        blob = blobs.get(i)
         if type(defines) is str:  # a game function: its stand-in is its name's value until it is first called
-            ns[defines] = _UnloadedFunction(ns, defines, (key, i), line, (source, a, b), filename, blob)
+            ns[defines] = _UnloadedFunction(ns, defines, (key, i), line, (source, a, b), filename, blobs[i])
             continue
         block = [None] * defines
-        block[:] = [_Unloaded(block, ns, (key, i), line, (source, a, b), filename, blob)] * defines
+        block[:] = [_Unloaded(block, ns, (key, i), line, (source, a, b), filename, blobs[i])] * defines
         blocks.append(block)
     r.memo_masks = ns["MEMO_MASKS"]
     r.memo_at = ns["MEMO_AT"]
@@ -111,7 +107,7 @@ def link(r, decl, fnames, module: dict, key: str, namespace) -> None:
     r.functions = {name: ns[f"f_{name}"] for name in fnames}
 
 
-_COMPILED: dict = {}  # (module key, chunk) -> its code, kept for the process (the game loaded again)
+_COMPILED: dict = {}  # (module key, block) -> its chunk's code, kept for the process (loads again)
 _LOADING = threading.Lock()
 
 
@@ -121,8 +117,8 @@ class _Unloaded:
     __slots__ = ("block", "ns", "key", "line", "text", "filename", "blob")
 
     def __init__(self, block, ns, key, line, text, filename, blob=None):
-        # (key: the module's key and the chunk's number; text: the module's text and where the
-        # chunk begins and ends in it; blob: the chunk compiled, marshalled, when the cache holds it)
+        # (text: the module's text and where the chunk begins and ends in it; blob: the chunk
+        # compiled, marshalled, when the cache holds it)
         self.block, self.ns, self.key, self.line, self.text, self.filename = block, ns, key, line, text, filename
         self.blob = blob
 
@@ -168,40 +164,42 @@ class _UnloadedFunction:
 
 
 def _run_chunk(stand_in) -> None:
-    """Run a stand-in's chunk in its namespace: this process's code, the cache's, or compiled now."""
+    """Run a stand-in's chunk in its namespace: unmarshalled from the cache's bytes, or compiled."""
     code = _COMPILED.get(stand_in.key)
-    if code is None and stand_in.blob is not None:
-        code = marshal.loads(stand_in.blob)  # (checked when the load took it: kept_chunks)
     if code is None:
-        code = _code(stand_in.key, stand_in.line, stand_in.text, stand_in.filename)
+        code = marshal.loads(stand_in.blob) if stand_in.blob is not None else \
+            _compiled(stand_in.key, stand_in.line, stand_in.text, stand_in.filename)
     exec(code, stand_in.ns)
 
 
-def _code(key, line: int, text: tuple, filename: str):
-    """A chunk's code, compiled now and kept in a file for later loads (and for this process:
-    the same game loaded again)."""
+def _compiled(key, line: int, text: tuple, filename: str):
+    """A chunk's code (text: the module's text, where the chunk begins and ends in it), its
+    lines where the chunk is in the module's text; kept for the process: the same game loaded
+    again compiles it once."""
     code = _COMPILED.get(key)
     if code is None:
-        code = _compiled(line, text, filename)
-        write_chunk(key, code)
         if len(_COMPILED) > 50_000:  # (many games in one process: start again)
             _COMPILED.clear()
-        _COMPILED[key] = code
+        source, a, b = text
+        try:
+            code = compile(source[a:b], filename, "exec")
+        except SyntaxError as exc:  # (a fault of the code generator: named at its line of the module)
+            exc.lineno = (exc.lineno or 1) + line - 1
+            if exc.end_lineno:
+                exc.end_lineno += line - 1
+            raise
+        code = _COMPILED[key] = _at_line(code, line - 1)
     return code
 
 
-def _compiled(line: int, text: tuple, filename: str):
-    """A chunk compiled (text: the module's text, where the chunk begins and ends in it), its
-    lines where the chunk is in the module's text."""
-    source, a, b = text
+def _blob(key, line: int, text: tuple, filename: str):
+    """A chunk compiled and marshalled for the cache; None for one that does not compile (a
+    fault of the code generator, found when its block runs, as on the first load, and by
+    check_game)."""
     try:
-        code = compile(source[a:b], filename, "exec")
-    except SyntaxError as exc:  # (a fault of the code generator: named at its line of the module)
-        exc.lineno = (exc.lineno or 1) + line - 1
-        if exc.end_lineno:
-            exc.end_lineno += line - 1
-        raise
-    return _at_line(code, line - 1)
+        return marshal.dumps(_compiled(key, line, text, filename))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def _at_line(code, shift: int):
