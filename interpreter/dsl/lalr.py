@@ -169,15 +169,14 @@ class LALRDriver:
                 else:
                     if n == 1:  # (a third of the reductions: an atom, a name)
                         states.pop()
-                        values.append(cb([values.pop()]))
+                        s = [values.pop()]
+                    elif n:
+                        s = values[-n:]
+                        del values[-n:]
+                        del states[-n:]
                     else:
-                        if n:
-                            s = values[-n:]
-                            del values[-n:]
-                            del states[-n:]
-                        else:
-                            s = []
-                        values.append(cb(s))
+                        s = []
+                    values.append(cb(s))
                     states.append(actions[states[-1]][origin])
                 if token is None and states[-1] == end:
                     return values[-1]
