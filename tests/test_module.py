@@ -1,7 +1,7 @@
-"""A game's generated module (build/module.py): a first load compiles the module's first part
-only, each block's statements when the block first runs and each game function when it is
-first called; the next load completes the cache, and later loads compile nothing. Play is the
-same whichever way a block or function was compiled."""
+"""A game's generated module (build/module.py): a load compiles the module's first part only,
+each block's statements when the block first runs and each game function when it is first
+called; the chunks a process compiled are kept in the cache when it exits, and later loads
+read them compiled. Play is the same whichever way a block or function was compiled."""
 import random
 from pathlib import Path
 
@@ -35,29 +35,53 @@ def _module_key(rules):
     return module_key(rules.digest)
 
 
-def test_a_first_load_compiles_each_block_when_it_first_runs_and_the_next_load_completes_the_cache(tmp_path, monkeypatch):
+def test_a_load_compiles_each_block_when_it_first_runs_and_the_chunks_compiled_are_kept_at_exit(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(module, "_COMPILED", {})
+    monkeypatch.setattr(module, "_UNKEPT", {})
     first = load_game("duel")
     blocks, functions = len(first.rules.blocks), len(first.rules.functions)
     assert _unloaded(first.rules) == set(range(blocks))  # nothing compiled yet
     assert _functions_unloaded(first.rules) == set(first.rules.functions)
-    assert not read_module(_module_key(first.rules)).get("complete")
+    assert not read_module(_module_key(first.rules)).get("blobs")
     played = _playout(first, 5)
     left, functions_left = _unloaded(first.rules), _functions_unloaded(first.rules)
     assert 0 < len(left) < blocks  # what ran is compiled; what did not is not (a rare rule)
     assert 0 < len(functions_left) < functions
-    assert len(module._COMPILED) == blocks - len(left) + functions - len(functions_left)
+    ran = blocks - len(left) + functions - len(functions_left)
+    assert len(module._COMPILED) == ran
 
-    second = load_game("duel")  # from the cache: compiles every chunk and keeps them
-    kept = read_module(_module_key(first.rules))
-    assert kept["complete"] and len(kept["blobs"]) == blocks + functions
+    second = load_game("duel")  # (the same process: what the first compiled is compiled)
+    assert _playout(second, 5) == played and len(module._COMPILED) == ran
+    assert module.keep_compiled() == ran  # (as at exit) the chunks compiled, in one write
+    kept = read_module(_module_key(first.rules))["blobs"]
+    assert len(kept) == blocks + functions and sum(b is not None for b in kept) == ran
+    assert module.keep_compiled() == 0  # (nothing new)
     monkeypatch.setattr(module, "_COMPILED", {})
     third = load_game("duel")  # compiles nothing: a chunk's code is read from the cache when it runs
     assert _unloaded(third.rules) == set(range(blocks))
-    assert _playout(second, 5) == _playout(third, 5) == played
+    assert _playout(third, 5) == played
     assert not module._COMPILED and len(_unloaded(third.rules)) == len(left)
     assert _functions_unloaded(third.rules) == functions_left
+    assert module.keep_compiled() == 0
+
+
+def test_a_process_keeps_the_chunks_it_compiled_when_it_exits(tmp_path):
+    """The next process reads them compiled: it compiles only chunks no earlier one ran."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    child = ("import random, sys; sys.path.insert(0, %r)\n"
+             "from interpreter import load_game\nfrom interpreter.build import module\n"
+             "g = load_game('duel'); st, rng = g.new_game(seed=%d), random.Random(1)\n"
+             "while not st.over:\n    a = st.legal_actions(); st.apply(a[rng.randrange(len(a))])\n"
+             "print(len(module._COMPILED))\n")
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
+    runs = [int(subprocess.run([sys.executable, "-c", child % (str(root), seed)], env=env, check=True,
+                               capture_output=True, text=True).stdout) for seed in (3, 3, 4, 4)]
+    assert runs[0] > 50 and runs[1] == 0  # the same game again: every chunk it runs is in the cache
+    assert 0 < runs[2] < runs[0] / 2 and runs[3] == 0  # another game: the chunks the first did not run
 
 
 def _at_their_lines(rules) -> int:
@@ -86,7 +110,8 @@ def test_every_statement_is_at_its_line_of_the_module_text_however_it_was_compil
     for f in first.rules.functions.values():
         f.load()
     assert _at_their_lines(first.rules) > 900 + 250
-    load_game("war_of_the_ring")  # (completes the cache)
+    assert module.keep_compiled() > 900 + 250  # (as at exit)
+    monkeypatch.setattr(module, "_COMPILED", {})
     kept = load_game("war_of_the_ring")  # each block read from the cache's compiled chunks
     for b in range(len(kept.rules.blocks)):
         kept.rules.statement(b, 0)

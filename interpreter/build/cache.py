@@ -37,26 +37,27 @@ def _cache_dir():
     return os.path.join(base, "lotr-rules", "modules")
 
 
-def read_module(key: str):
+def read_module(key: str, folder: str | None = None):
+    """The module kept under key (in folder, by default the cache's), or None."""
     import marshal
     import os
 
     try:
-        with open(os.path.join(_cache_dir(), key + ".bin"), "rb") as fh:
+        with open(os.path.join(folder or _cache_dir(), key + ".bin"), "rb") as fh:
             data = marshal.load(fh)
         return data if isinstance(data, dict) and {"source", "code", "chunks", "names", "enums"} <= set(data) else None
     except Exception:  # no cache, or a damaged one: write the module again
         return None
 
 
-def write_module(key: str, data: dict) -> None:
+def write_module(key: str, data: dict, folder: str | None = None) -> None:
     """Written whole (never half a module); a failure to write never fails a load."""
     import marshal
     import os
 
     from ..loading.cachefile import write_atomically
 
-    write_atomically(os.path.join(_cache_dir(), key + ".bin"), lambda fh: marshal.dump(data, fh))
+    write_atomically(os.path.join(folder or _cache_dir(), key + ".bin"), lambda fh: marshal.dump(data, fh))
 
 
 def module_filename(r) -> str:

@@ -312,12 +312,12 @@ class Coder:
         module.update(names=[item.name for item in self._later],
                       enums={name: m.enum_name for name, m in r.moves.items()})
         write_module(key, module)
-        self._link(module, key, fresh=True)
+        self._link(module, key)
 
-    def _link(self, module: dict, key: str, fresh: bool = False):
+    def _link(self, module: dict, key: str):
         r, d = self.r, self.d
         d.functions = self.c.functions
         r.block_src = {b.id: [(b.src, s.line, s.col) for s in b.stmts] for b in self.c.blocks}
         fnames = [name for name, f in self.c.functions.items() if f.body is not None]
         checked.save(self.spec, r, d, fnames, self.spec.diags[self._diags_before:])
-        link(r, d, fnames, module, key, self.namespace, fresh)
+        link(r, d, fnames, module, key, self.namespace)

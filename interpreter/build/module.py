@@ -1,14 +1,15 @@
 """A game's generated module, linked into its Rules: the module's first part runs at load, and
-each block's chunk is compiled when the block first runs (unmarshalled, once the cache holds
-the chunks compiled). ``Later``: an expression checked with the rules and written as a
-function of the module."""
+each block's chunk is compiled when the block first runs (unmarshalled, when the cache holds
+it compiled: the chunks a process compiled are added to the cache when it exits). ``Later``:
+an expression checked with the rules and written as a function of the module."""
 from __future__ import annotations
 
+import atexit
 import linecache
 import marshal
 import threading
 
-from .cache import module_filename, write_module
+from .cache import _cache_dir, module_filename, read_module, write_module
 
 
 class Later:
@@ -46,24 +47,23 @@ def assemble(first: str, chunks: list, filename: str) -> dict:
     return {"source": source, "code": compile(first, filename, "exec"), "chunks": placed}
 
 
-def link(r, decl, fnames, module: dict, key: str, namespace, fresh: bool = False) -> None:
+def link(r, decl, fnames, module: dict, key: str, namespace) -> None:
     """Run a game's module and put what it defines in its Rules: the blocks, the memo masks, and
     in place of each expression checked for later (a Later), the function written for it.
 
     The module's first part runs now; each block's chunk is compiled when the block first
     runs. Until then the block's list holds a stand-in (_Unloaded) that compiles the chunk,
-    puts its statements in the list and runs the one asked for. The load after the one that
-    wrote the module (fresh) compiles every chunk and keeps them in the cache ("complete"):
-    later loads read them as bytes, and a stand-in unmarshals its block instead of compiling
-    it (a load reads a third of the module; a game touches the blocks it runs)."""
+    puts its statements in the list and runs the one asked for; a stand-in whose chunk the
+    cache holds compiled (in "blobs") unmarshals it instead. The chunks this process compiles
+    are added to the cache when it exits (keep_compiled), in one write: so a chunk is compiled
+    once, by the first process that runs it (a game touches the blocks it runs; check_game
+    compiles them all)."""
     filename = module_filename(r)
     source = module["source"]
     chunks = module["chunks"]
-    if not module.get("complete") and not fresh:
-        module = {**module, "blobs": [_blob((key, i), line, (source, a, b), filename)
-                                      for i, (line, a, b, _) in enumerate(chunks)], "complete": True}
-        write_module(key, module)
     blobs = module.get("blobs") or [None] * len(chunks)
+    if key not in _UNKEPT:
+        _UNKEPT[key] = (_cache_dir(), {})
     ns = namespace(r, decl)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(module["code"], ns)
@@ -164,12 +164,52 @@ class _UnloadedFunction:
 
 
 def _run_chunk(stand_in) -> None:
-    """Run a stand-in's chunk in its namespace: unmarshalled from the cache's bytes, or compiled."""
-    code = _COMPILED.get(stand_in.key)
+    """Run a stand-in's chunk in its namespace: unmarshalled from the cache's bytes, or compiled
+    (and noted, to be kept in the cache at exit)."""
+    key = stand_in.key
+    code = _COMPILED.get(key)
     if code is None:
-        code = marshal.loads(stand_in.blob) if stand_in.blob is not None else \
-            _compiled(stand_in.key, stand_in.line, stand_in.text, stand_in.filename)
+        if stand_in.blob is not None:
+            code = marshal.loads(stand_in.blob)
+        else:
+            code = _compiled(key, stand_in.line, stand_in.text, stand_in.filename)
+            unkept = _UNKEPT.get(key[0])
+            if unkept is not None:
+                if not _UNKEPT_ANY:
+                    _UNKEPT_ANY.append(atexit.register(keep_compiled))
+                unkept[1][key[1]] = code
     exec(code, stand_in.ns)
+
+
+_UNKEPT: dict = {}  # module key -> (its cache's folder, {chunk number: code compiled by this process})
+_UNKEPT_ANY: list = []  # (keep_compiled, once registered to run at exit)
+
+
+def keep_compiled() -> int:
+    """Add the chunks this process compiled to the cache files of their modules (at exit: one
+    write per module, however many chunks; a module whose file is gone, or holds them already,
+    is left alone). Returns the number of chunks added. A write that fails loses nothing but
+    time: the chunks are compiled again when they next run."""
+    added = 0
+    with _LOADING:
+        for key, (folder, codes) in list(_UNKEPT.items()):
+            if not codes:
+                continue
+            data = read_module(key, folder)
+            chunks = data.get("chunks") if data else None
+            if not chunks:
+                continue
+            blobs = list(data.get("blobs") or [None] * len(chunks))
+            new = 0
+            for i, code in codes.items():
+                if i < len(blobs) and blobs[i] is None:
+                    blobs[i] = marshal.dumps(code)
+                    new += 1
+            codes.clear()
+            if new:
+                write_module(key, {**data, "blobs": blobs}, folder)
+                added += new
+    return added
 
 
 def _compiled(key, line: int, text: tuple, filename: str):
@@ -190,16 +230,6 @@ def _compiled(key, line: int, text: tuple, filename: str):
             raise
         code = _COMPILED[key] = _at_line(code, line - 1)
     return code
-
-
-def _blob(key, line: int, text: tuple, filename: str):
-    """A chunk compiled and marshalled for the cache; None for one that does not compile (a
-    fault of the code generator, found when its block runs, as on the first load, and by
-    check_game)."""
-    try:
-        return marshal.dumps(_compiled(key, line, text, filename))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
 
 
 def _at_line(code, shift: int):
