@@ -84,6 +84,93 @@ def test_a_process_keeps_the_chunks_it_compiled_when_it_exits(tmp_path):
     assert 0 < runs[2] < runs[0] / 2 and runs[3] == 0  # another game: the chunks the first did not run
 
 
+def test_the_chunks_compiled_go_to_the_file_of_the_text_they_were_compiled_from(tmp_path, monkeypatch):
+    """The same module key in two cache folders: each file gets the chunks its own load ran;
+    a file holding another text under the key is left alone."""
+    from interpreter.build.cache import write_module
+
+    monkeypatch.setattr(module, "_COMPILED", {})
+    monkeypatch.setattr(module, "_UNKEPT", {})
+    counts = []
+    for folder, seed in (("a", 3), ("b", 4)):
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / folder))
+        game = load_game("duel")
+        _playout(game, seed)
+        counts.append(len(_unloaded(game.rules)))
+    key = _module_key(game.rules)
+    files = [tmp_path / f / "lotr-rules" / "modules" for f in ("a", "b")]
+    other = read_module(key, str(files[1]))
+    write_module(key, {**other, "source": other["source"] + "\n# another text"}, str(files[1]))
+    added = module.keep_compiled()
+    kept_a = read_module(key, str(files[0]))["blobs"]
+    assert added == sum(b is not None for b in kept_a) > 50  # b's file: another text, left alone
+    assert not read_module(key, str(files[1])).get("blobs")
+    blocks = len(game.rules.blocks)
+    assert sum(b is not None for b in kept_a[:blocks]) == blocks - counts[0]  # the blocks a's game ran
+
+
+def test_a_file_lock_holds_off_another_process_until_released(tmp_path):
+    """keep_compiled reads, changes and writes a module's file under a lock: processes ending
+    together each add their chunks (cachefile.locked)."""
+    import subprocess
+    import sys
+    import time
+
+    from interpreter.loading.cachefile import locked
+
+    root = Path(__file__).resolve().parents[1]
+    lock = tmp_path / "m.lock"
+    child = ("import sys, time; sys.path.insert(0, %r)\nfrom interpreter.loading.cachefile import locked\n"
+             "print('waiting', flush=True)\nwith locked(%r):\n    print(time.time(), flush=True)\n") % (str(root), str(lock))
+    with locked(str(lock)):
+        proc = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, text=True)
+        assert proc.stdout.readline().strip() == "waiting"
+        time.sleep(0.3)
+        released = time.time()
+    got = float(proc.stdout.readline())
+    assert proc.wait(timeout=30) == 0 and got >= released
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork here")
+def test_a_forked_child_keeps_its_chunks_without_waiting_for_the_parents_lock(tmp_path, monkeypatch):
+    """A thread of the parent holds the lock of compiling when the process forks: the child
+    has a lock of its own, and none of the parent's chunks to keep."""
+    import os
+    import threading
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(module, "_COMPILED", {})
+    monkeypatch.setattr(module, "_UNKEPT", {})
+    _playout(load_game("duel"), 3)
+    held, done = threading.Event(), threading.Event()
+
+    def hold():
+        with module._LOADING:
+            held.set()
+            done.wait(30)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    held.wait(30)
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: nothing of the parent's to keep, and no waiting for its lock
+            os._exit(0 if module.keep_compiled() == 0 and module._LOADING.acquire(timeout=5) else 1)
+        deadline = __import__("time").time() + 30
+        while True:
+            finished, status = os.waitpid(pid, os.WNOHANG)
+            if finished or __import__("time").time() > deadline:
+                break
+            __import__("time").sleep(0.05)
+        if not finished:
+            os.kill(pid, 9)
+        assert finished and os.WEXITSTATUS(status) == 0
+    finally:
+        done.set()
+        t.join()
+    assert module.keep_compiled() > 50  # the parent's chunks: kept by the parent
+
+
 def _at_their_lines(rules) -> int:
     """How many statement and game functions there are; each must be at its line of the
     module's text."""

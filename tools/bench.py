@@ -100,9 +100,9 @@ def callgrind_instructions(argv: list, fresh_cache: bool = False) -> tuple:
     """(CPU instructions, standard output) of `python argv...` run under valgrind's callgrind:
     a count that does not depend on how busy the machine is (the child's hash seed is fixed,
     or two runs differ by a few hundred thousand). The same child is first run twice without
-    valgrind, so that the caches a load completes are complete before anything is counted;
-    with fresh_cache, each run has an empty cache directory of its own (a first load), and
-    the runs before write only the .pyc files of what it imports. RuntimeError if the child
+    valgrind, so that the caches it leaves (the chunks it compiles, kept at its exit) are there
+    before anything is counted; with fresh_cache, each run has an empty cache directory of its
+    own (a first load), and the runs before write only the .pyc files of what it imports. RuntimeError if the child
     fails."""
     import os
     import re

@@ -7,8 +7,10 @@ from __future__ import annotations
 import atexit
 import linecache
 import marshal
+import os
 import threading
 
+from ..loading.cachefile import locked
 from .cache import _cache_dir, module_filename, read_module, write_module
 
 
@@ -56,14 +58,16 @@ def link(r, decl, fnames, module: dict, key: str, namespace) -> None:
     puts its statements in the list and runs the one asked for; a stand-in whose chunk the
     cache holds compiled (in "blobs") unmarshals it instead. The chunks this process compiles
     are added to the cache when it exits (keep_compiled), in one write: so a chunk is compiled
-    once, by the first process that runs it (a game touches the blocks it runs; check_game
-    compiles them all)."""
+    by the first process that runs it and ends normally (a game touches the blocks it runs;
+    check_game compiles them all)."""
     filename = module_filename(r)
     source = module["source"]
     chunks = module["chunks"]
     blobs = module.get("blobs") or [None] * len(chunks)
-    if key not in _UNKEPT:
-        _UNKEPT[key] = (_cache_dir(), {})
+    folder = _cache_dir()
+    # (the chunks compiled of this text, to add to this file: the same key may name another
+    # folder's file, or, loaded by another path, a text whose comments differ)
+    unkept = _UNKEPT.setdefault((folder, key, hash(source)), (source, {}))[1]
     ns = namespace(r, decl)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(module["code"], ns)
@@ -72,10 +76,10 @@ def link(r, decl, fnames, module: dict, key: str, namespace) -> None:
     blocks = r.blocks = []
     for i, (line, a, b, defines) in enumerate(chunks):
         if type(defines) is str:  # a game function: its stand-in is its name's value until it is first called
-            ns[defines] = _UnloadedFunction(ns, defines, (key, i), line, (source, a, b), filename, blobs[i])
+            ns[defines] = _UnloadedFunction(ns, defines, (key, i), line, (source, a, b), filename, blobs[i], unkept)
             continue
         block = [None] * defines
-        block[:] = [_Unloaded(block, ns, (key, i), line, (source, a, b), filename, blobs[i])] * defines
+        block[:] = [_Unloaded(block, ns, (key, i), line, (source, a, b), filename, blobs[i], unkept)] * defines
         blocks.append(block)
     r.memo_masks = ns["MEMO_MASKS"]
     r.memo_at = ns["MEMO_AT"]
@@ -108,19 +112,20 @@ def link(r, decl, fnames, module: dict, key: str, namespace) -> None:
 
 
 _COMPILED: dict = {}  # (module key, block) -> its chunk's code, kept for the process (loads again)
-_LOADING = threading.Lock()
+_LOADING = threading.RLock()  # (keep_compiled may run while a chunk is compiled: _compiled)
 
 
 class _Unloaded:
     """The stand-in for the statements of a block not compiled yet (see link)."""
 
-    __slots__ = ("block", "ns", "key", "line", "text", "filename", "blob")
+    __slots__ = ("block", "ns", "key", "line", "text", "filename", "blob", "unkept")
 
-    def __init__(self, block, ns, key, line, text, filename, blob=None):
+    def __init__(self, block, ns, key, line, text, filename, blob=None, unkept=None):
         # (text: the module's text and where the chunk begins and ends in it; blob: the chunk
-        # compiled, marshalled, when the cache holds it)
+        # compiled, marshalled, when the cache holds it; unkept: where a chunk compiled is noted
+        # to be kept, keep_compiled)
         self.block, self.ns, self.key, self.line, self.text, self.filename = block, ns, key, line, text, filename
-        self.blob = blob
+        self.blob, self.unkept = blob, unkept
 
     def load(self) -> list:
         """The block's statements, compiled now if they are not yet (one thread at a time: a
@@ -142,11 +147,11 @@ class _UnloadedFunction:
     chunk, which defines the function under its name, where the generated code finds it from
     then on, and calls it."""
 
-    __slots__ = ("ns", "name", "key", "line", "text", "filename", "blob")
+    __slots__ = ("ns", "name", "key", "line", "text", "filename", "blob", "unkept")
 
-    def __init__(self, ns, name, key, line, text, filename, blob=None):
+    def __init__(self, ns, name, key, line, text, filename, blob=None, unkept=None):
         self.ns, self.name, self.key, self.line, self.text, self.filename = ns, name, key, line, text, filename
-        self.blob = blob
+        self.blob, self.unkept = blob, unkept
 
     def load(self):
         """The function, compiled now if it is not yet."""
@@ -165,51 +170,77 @@ class _UnloadedFunction:
 
 def _run_chunk(stand_in) -> None:
     """Run a stand-in's chunk in its namespace: unmarshalled from the cache's bytes, or compiled
-    (and noted, to be kept in the cache at exit)."""
+    (and noted, to be kept in the cache: keep_compiled)."""
     key = stand_in.key
-    code = _COMPILED.get(key)
-    if code is None:
-        if stand_in.blob is not None:
-            code = marshal.loads(stand_in.blob)
-        else:
-            code = _compiled(key, stand_in.line, stand_in.text, stand_in.filename)
-            unkept = _UNKEPT.get(key[0])
-            if unkept is not None:
-                if not _UNKEPT_ANY:
-                    _UNKEPT_ANY.append(atexit.register(keep_compiled))
-                unkept[1][key[1]] = code
+    if stand_in.blob is not None:
+        code = _COMPILED.get(key) or marshal.loads(stand_in.blob)
+    else:
+        code = _compiled(key, stand_in.line, stand_in.text, stand_in.filename)
+        if stand_in.unkept is not None:
+            if not _UNKEPT_ANY:
+                _UNKEPT_ANY.append(atexit.register(keep_compiled))
+            stand_in.unkept[key[1]] = code
     exec(code, stand_in.ns)
 
 
-_UNKEPT: dict = {}  # module key -> (its cache's folder, {chunk number: code compiled by this process})
+_UNKEPT: dict = {}  # (cache folder, module key, hash of its text) -> (the text, {chunk number: code compiled})
 _UNKEPT_ANY: list = []  # (keep_compiled, once registered to run at exit)
 
 
 def keep_compiled() -> int:
-    """Add the chunks this process compiled to the cache files of their modules (at exit: one
-    write per module, however many chunks; a module whose file is gone, or holds them already,
-    is left alone). Returns the number of chunks added. A write that fails loses nothing but
-    time: the chunks are compiled again when they next run."""
-    added = 0
-    with _LOADING:
-        for key, (folder, codes) in list(_UNKEPT.items()):
-            if not codes:
-                continue
-            data = read_module(key, folder)
-            chunks = data.get("chunks") if data else None
-            if not chunks:
-                continue
-            blobs = list(data.get("blobs") or [None] * len(chunks))
-            new = 0
-            for i, code in codes.items():
-                if i < len(blobs) and blobs[i] is None:
-                    blobs[i] = marshal.dumps(code)
-                    new += 1
-            codes.clear()
-            if new:
-                write_module(key, {**data, "blobs": blobs}, folder)
-                added += new
-    return added
+    """Add the chunks this process compiled to the cache files of their modules: at exit, and
+    when many are held (_compiled). One write per module, however many chunks, under a lock
+    on the file (processes ending together each add theirs); a file that is gone, holds
+    another text, or holds the chunks already, is left alone. Returns the number of chunks
+    added. A write that fails loses nothing but time: the chunks are compiled again when they
+    next run. (Not kept: what a process ended by os._exit compiled, e.g. a forked pool's
+    worker, nor one killed.)"""
+    if not _LOADING.acquire(timeout=10):  # (a thread stuck compiling: leave the cache as it is)
+        return 0
+    try:
+        added = 0
+        for (folder, key, _), (source, codes) in list(_UNKEPT.items()):
+            if codes:
+                try:
+                    added += _keep(folder, key, source, codes)
+                except Exception:  # (an unreadable file, a full disk: never a failure at exit)
+                    pass
+                codes.clear()
+        return added
+    finally:
+        _LOADING.release()
+
+
+def _keep(folder: str, key: str, source: str, codes: dict) -> int:
+    with locked(os.path.join(folder, key + ".lock")):
+        data = read_module(key, folder)
+        if data is None or data["source"] != source:
+            return 0
+        chunks = data["chunks"]
+        blobs = list(data.get("blobs") or [None] * len(chunks))
+        if len(blobs) != len(chunks):
+            return 0
+        new = 0
+        for i, code in codes.items():
+            if 0 <= i < len(blobs) and blobs[i] is None:
+                blobs[i] = marshal.dumps(code)
+                new += 1
+        if new:
+            write_module(key, {**data, "blobs": blobs}, folder)
+        return new
+
+
+def _forked() -> None:
+    """In a forked child: a lock of its own (another thread of the parent may have held it),
+    and none of the parent's chunks to keep (the parent keeps them)."""
+    global _LOADING
+    _LOADING = threading.RLock()
+    for _, codes in _UNKEPT.values():
+        codes.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
 
 
 def _compiled(key, line: int, text: tuple, filename: str):
@@ -220,6 +251,7 @@ def _compiled(key, line: int, text: tuple, filename: str):
     if code is None:
         if len(_COMPILED) > 50_000:  # (many games in one process: start again)
             _COMPILED.clear()
+            keep_compiled()  # (and let go of those held to be kept)
         source, a, b = text
         try:
             code = compile(source[a:b], filename, "exec")

@@ -1,7 +1,9 @@
-"""One way to write a cache file (parsed YAML, parsed effect trees, generated modules), and the
-version of a library a cache depends on."""
+"""One way to write a cache file (parsed YAML, parsed effect trees, generated modules), a lock
+for changing one that several processes may change, and the version of a library a cache
+depends on."""
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import threading
@@ -28,6 +30,24 @@ def write_atomically(path: str, dump) -> None:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+@contextlib.contextmanager
+def locked(path: str):
+    """Hold an exclusive lock on the file at path (made if need be) while the block runs, where
+    the system has file locks (fcntl): for a read, change and write of a cache file that
+    several processes may do at once. OSError when the file cannot be made."""
+    with open(path, "ab") as fh:
+        try:
+            import fcntl
+        except ImportError:  # (no file locks: the last writer wins, which loses only time)
+            yield
+            return
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 _made = itertools.count()  # (temporary files of this process, numbered: _temporary)
