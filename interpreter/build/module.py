@@ -177,14 +177,11 @@ def _run_chunk(stand_in) -> None:
     else:
         code = _compiled(key, stand_in.line, stand_in.text, stand_in.filename)
         if stand_in.unkept is not None:
-            if not _UNKEPT_ANY:
-                _UNKEPT_ANY.append(atexit.register(keep_compiled))
             stand_in.unkept[key[1]] = code
     exec(code, stand_in.ns)
 
 
 _UNKEPT: dict = {}  # (cache folder, module key, hash of its text) -> (the text, {chunk number: code compiled})
-_UNKEPT_ANY: list = []  # (keep_compiled, once registered to run at exit)
 
 
 def keep_compiled() -> int:
@@ -239,6 +236,7 @@ def _forked() -> None:
         codes.clear()
 
 
+atexit.register(keep_compiled)  # (nothing to do, nothing done: a process that compiled no chunk)
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forked)
 
