@@ -336,21 +336,25 @@ def shortfall_of(required: dict, providers: list) -> int:
     A provider is a symbol or a list of alternative symbols (a "/" card, a wild).
     Fixed providers are matched first; the rest by augmenting paths (bipartite matching).
     """
+    return _shortfall(None, required, providers)
+
+
+def _shortfall(st, required, providers):
+    """Required symbols that the providers (symbols or lists of alternatives) cannot cover."""
     if not required:
         return 0
     if type(required) is dict and type(providers) is list and list not in map(type, providers):
         # no alternatives: count each symbol
-        short = total = 0
+        short = 0
         for sym, n in required.items():
             if type(n) is not int:
                 break
-            total += n
             if n > 0:
                 n -= providers.count(sym)
                 if n > 0:
                     short += n
-        else:
-            if total > limits.MAX_LIST:
+        else:  # (every count an int: their total, for the bound, is summed once)
+            if sum(required.values()) > limits.MAX_LIST:
                 raise RuleFailure(f"a cost of more than {limits.MAX_LIST:,} symbols")
             return short
     need = dict(required)
@@ -390,11 +394,6 @@ def _augment(slots, flex, match, f, seen) -> bool:
     return False
 
 
-def _shortfall(st, required, providers):
-    """Required symbols that the providers (symbols or lists of alternatives) cannot cover."""
-    return shortfall_of(required, providers)
-
-
 # ---------------------------------------------------------------- chance
 def _roll(st, sides):
     """A die roll 1..sides from the game's seeded random source."""
@@ -407,7 +406,10 @@ def _pick_random(st, xs):
 
 
 # ================================================================ statements
-def _move_item(st, item, zone, at="top", face=None):
+def _move(st, item, zone, at="top", face=None):
+    """Move an item to a zone (on top, or at='bottom'); face 'up'/'down' overrides the zone's default."""
+    if item is None or zone is None:
+        return
     r = st.rules
     zdef = r.zones[zone]
     if zdef.tableau:
@@ -453,10 +455,7 @@ def _move_item(st, item, zone, at="top", face=None):
     st.dirty |= dirty
 
 
-def _move(st, item, zone, at="top", face=None):
-    """Move an item to a zone (on top, or at='bottom'); face 'up'/'down' overrides the zone's default."""
-    if item is not None and zone is not None:
-        _move_item(st, item, zone, at, face)
+_move_item = _move  # (the primitives that move items one by one)
 
 
 def _move_top(st, src, dst, n=1):
@@ -570,6 +569,8 @@ def _known_to(st, x, p):
 
 
 def shift_pieces(st, kind, owner, n, src, dst) -> int:
+    """Move up to n pieces (as many as there are) from one location to another (none as
+    either location: nothing moves); the number moved."""
     if src is None or dst is None:  # (from or to no place, e.g. a choice among none: nothing moves)
         return 0
     key = (kind, owner, src)
@@ -591,10 +592,7 @@ def shift_pieces(st, kind, owner, n, src, dst) -> int:
     return n
 
 
-def _shift(st, kind, owner, n, src, dst):
-    """Move up to n pieces (as many as there are) from one location to another (none as
-    either location: nothing moves)."""
-    shift_pieces(st, kind, owner, n, src, dst)
+_shift = shift_pieces  # (the primitive itself: one call, not a wrapper's two)
 
 
 def _place(st, kind, owner, n, dst):
@@ -675,7 +673,9 @@ def _log(st, msg, *args):
         if isinstance(a, list):
             args = tuple(list(a) if isinstance(a, list) else a for a in args)
             break
-    st.say((str(msg), args))
+    if st._shared:  # (State.say, written in)
+        st._own()
+    st.log.append((str(msg), args))
 
 
 def _advance(st, env, track, owner, n):
