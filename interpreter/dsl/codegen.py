@@ -33,6 +33,8 @@ INLINE = {"count": "len({0})", "sum": "sum({0})", "any": "any({0})", "all": "all
           "pieces": "st.pieces.get(({0}, {1}, {2}), 0)"}
 PYOP = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}
 FRAME_PUSHERS = {"resolve", "advance", "end_game"}  # primitive statements that are not simple
+_ATOM = r"(?:'[^'\\]*'|None|me)"  # a text constant, none, or the enumerator's player
+_INVARIANT_PIECES = re.compile(rf"st\.pieces\.get\(\({_ATOM}, {_ATOM}, {_ATOM}\), 0\)")
 
 
 class GeneratedCodeError(Exception):
@@ -652,6 +654,22 @@ class Module:
         return name
 
     # ------------------------------------------------------------ moves
+    def invariant_pieces(self, lines: list) -> list:
+        """An enumerator's loops with each count of pieces whose kind, owner and place are
+        constants or the player (pieces(coin, none, me): the same at every pass) read once,
+        before them: a look-up that cannot fail and changes nothing, so reading it first, or
+        when no pass needs it, changes nothing either."""
+        names = {}
+
+        def once(m):
+            name = names.get(m.group(0))
+            if name is None:
+                name = names[m.group(0)] = f"_pc{len(names)}"
+            return name
+
+        inner = [_INVARIANT_PIECES.sub(once, ln) for ln in lines[1:]]
+        return [f"{n} = {code}" for code, n in names.items()] + lines[:1] + inner
+
     def enumerator(self, move, params, cond, id_parts, comment) -> str:
         """m_<move>(st, me, out): every binding of the move's arguments whose condition holds,
         as an Action under its id (params: [(arg, domain expression)]). The arguments are plain
@@ -669,15 +687,22 @@ class Module:
                 indent += "    "
         finally:
             self.plain = {}
+        lines = self.invariant_pieces(lines)
         if any(re.search(r"\benv\b", ln) for ln in lines):  # a hoisted helper takes env (unused)
             lines.insert(0, "env = None")
         aid = " + ".join(repr(p) if isinstance(p, str) else f"_fmt(x{p[0]})" for p in id_parts if p != "") or "''"
         binding = "{'me': me" + "".join(f", {arg!r}: x{n}" for n, (arg, _) in enumerate(params)) + "}"
-        # the actions by their player and arguments, built once (decisions.new_action)
+        # the actions by their player, then their arguments, built once (decisions.new_action):
+        # two look-ups, not a tuple of the player and the arguments made and hashed per action
         table = self.const_name("{}")
-        key = "me" if not params else "(me, " + ", ".join(f"x{n}" for n in range(len(params))) + ")"
-        lines += [f"{indent}try:", f"{indent}    a = {table}[{key}]", f"{indent}except (KeyError, TypeError):",
-                  f"{indent}    a = _new_action({table}, {key}, {aid}, me, ({move!r}, {binding}), _RULES)",
+        if params:
+            args = ", ".join(f"x{n}" for n in range(len(params)))
+            key = args if len(params) == 1 else f"({args})"
+            look, make = f"{table}[me][{key}]", f"_new_action({table}, me, {aid}, me, ({move!r}, {binding}), _RULES, {key})"
+        else:
+            look, make = f"{table}[me]", f"_new_action({table}, me, {aid}, me, ({move!r}, {binding}), _RULES)"
+        lines += [f"{indent}try:", f"{indent}    a = {look}", f"{indent}except (KeyError, TypeError):",
+                  f"{indent}    a = {make}",
                   f"{indent}if a.id in out:",
                   f"{indent}    _same_id(a.id, _MOVES[{move!r}])",
                   f"{indent}out[a.id] = a"]

@@ -14,6 +14,9 @@ from ..errors import EngineError, RuleFailure, describe_value
 from ..model.rules import fmt_value
 
 
+_NO_ARGS = object()  # (new_action: a move without arguments)
+
+
 class Action:
     """A legal action: ``id`` (stable, readable), ``label`` (for people), ``player``."""
 
@@ -48,14 +51,24 @@ class Action:
         return hash(self.id)
 
 
-def new_action(table: dict, key, aid: str, player, payload, rules) -> Action:
-    """A legal action of a move just built, kept in the move's table by its player and argument
-    values when they are all texts (items, regions, players: 1 and true would be one key), up
-    to a bound (the table lives as long as the rules). An Action is never changed once built
-    (its label is written out once, the same each time), so the next listing reuses it."""
+def new_action(table: dict, key, aid: str, player, payload, rules, args=_NO_ARGS) -> Action:
+    """A legal action of a move just built, kept in the move's table by its player (key), then
+    (a move with arguments) by their values (args: one, or a tuple of them), when they are all
+    texts (items, regions, players: 1 and true would be one key), up to a bound (the table
+    lives as long as the rules). An Action is never changed once built (its label is written
+    out once, the same each time), so the next listing reuses it."""
     a = Action(aid, None, player, payload, rules)
-    if (type(key) is str or type(key) is tuple and all(type(k) is str for k in key)) and len(table) < 100_000:
-        table[key] = a
+    if type(key) is not str:
+        return a
+    if args is _NO_ARGS:
+        if len(table) < 100_000:
+            table[key] = a
+    elif type(args) is str or type(args) is tuple and all(type(k) is str for k in args):
+        kept = table.get(key)
+        if kept is None:
+            kept = table[key] = {}
+        if len(kept) < 100_000:
+            kept[args] = a
     return a
 
 
