@@ -86,7 +86,8 @@ def nested(st, v):
         total += sum(map(len, inner))
         if total > MAX_LIST:
             raise RuleFailure(f"a list of more than {MAX_LIST:,} elements, counting those of the lists inside it")
-        inner = [y for x in inner for y in x if type(y) is list]
+        # (the lists holding lists only: a list of plain values has nothing one level deeper)
+        inner = [y for x in inner if list in map(type, x) for y in x if type(y) is list]
     charge(st, total)
     return v
 

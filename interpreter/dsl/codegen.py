@@ -247,7 +247,10 @@ class Module:
             else:
                 test = f"({a} in {self.expr(e.right)})"
             return test if e.op == "in" else f"(not {test})"
-        return f"({a} {e.op} {self.expr(e.right)})"
+        b = self.expr(e.right)
+        if e.op in ("==", "!=") and "None" in (a, b):  # (no value of the rules but none equals none)
+            return f"({a} {'is' if e.op == '==' else 'is not'} {b})"
+        return f"({a} {e.op} {b})"
 
     def x_BoolOp(self, e):
         return "(" + f" {e.op} ".join(self.expr(x) for x in e.items) + ")"

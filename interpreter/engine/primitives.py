@@ -343,18 +343,28 @@ def _shortfall(st, required, providers):
     """Required symbols that the providers (symbols or lists of alternatives) cannot cover."""
     if not required:
         return 0
-    if type(required) is dict and type(providers) is list and list not in map(type, providers):
-        # no alternatives: count each symbol
-        short = 0
+    if type(required) is dict and type(providers) is list:
+        # no alternatives: count each symbol (whether a provider is a list of alternatives is
+        # looked at when a symbol is first needed: a cost all of whose symbols are covered by
+        # none comes to the same either way)
+        short = total = 0
+        flat = not providers
         for sym, n in required.items():
             if type(n) is not int:
                 break
+            total += n
             if n > 0:
-                n -= providers.count(sym)
+                if not flat:
+                    if list in map(type, providers):
+                        break
+                    flat = True
+                    n -= providers.count(sym)
+                elif providers:
+                    n -= providers.count(sym)
                 if n > 0:
                     short += n
-        else:  # (every count an int: their total, for the bound, is summed once)
-            if sum(required.values()) > limits.MAX_LIST:
+        else:
+            if total > limits.MAX_LIST:
                 raise RuleFailure(f"a cost of more than {limits.MAX_LIST:,} symbols")
             return short
     need = dict(required)
