@@ -88,7 +88,10 @@ def nested(st, v):
             raise RuleFailure(f"a list of more than {MAX_LIST:,} elements, counting those of the lists inside it")
         # (the lists holding lists only: a list of plain values has nothing one level deeper)
         inner = [y for x in inner if list in map(type, x) for y in x if type(y) is list]
-    charge(st, total)
+    w = st.work + total  # (charge, written in)
+    st.work = w
+    if w > WORK_LIMIT:
+        raise over_budget()
     return v
 
 
@@ -120,6 +123,22 @@ def add(st, a, b):
 
 def mul(st, a, b):
     """a * b: numbers, or a list or text repeated, within the limits (checked before it is built)."""
+    if type(b) is int:  # (the common cases, in short: two numbers, a list repeated)
+        if type(a) is int:
+            v = a * b
+            if v.bit_length() > MAX_BITS:
+                raise RuleFailure("a number too large for a rule")
+            return v
+        if type(a) is list:
+            size = len(a) * max(b, 0)
+            if size > MAX_LIST:
+                raise RuleFailure(f"a list of more than {MAX_LIST:,} elements")
+            w = st.work + size
+            st.work = w
+            if w > WORK_LIMIT:
+                raise over_budget()
+            v = a * b
+            return nested(st, v) if list in map(type, v) else v
     if isinstance(a, (list, str)) or isinstance(b, (list, str)):
         seq, n = (a, b) if isinstance(a, (list, str)) else (b, a)
         if not isinstance(n, int) or isinstance(n, bool):

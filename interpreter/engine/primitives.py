@@ -66,11 +66,14 @@ def _flatten(st, xs):
     """Concatenate a list of lists."""
     out = []
     for x in xs:
-        if isinstance(x, list):
+        if type(x) is list:
             out.extend(x)
         else:
             out.append(x)
-    return limits.sized(st, out)
+    if len(out) > limits.MAX_LIST:  # (limits.sized, written in)
+        raise RuleFailure(f"a list of more than {limits.MAX_LIST:,} elements")
+    limits.charge(st, len(out))
+    return out
 
 
 def _range(st, a, b):
