@@ -102,6 +102,7 @@ class Module:
         self._n = 0
         self._heights: list = []
         self.plain: dict = {}  # locals held in plain Python variables (a move's arguments), by name
+        self.item_vars: set = set()  # comprehension variables walking a zone's items (x_Attr)
         self.memo_masks: dict = {}  # a memoised function's number (its key in st._memo) -> its read mask
         self.memo_at: dict = {}  # ... of those reading some channels under one key only -> those channels' mask
         self.memo_near: list = []  # ... of those, the ones reading them at the regions next to the key too
@@ -211,7 +212,14 @@ class Module:
         return f"_seq(st, {self.expr(e.value)})"
 
     def x_Attr(self, e):
+        if isinstance(e.base, ir.PyName) and e.base.name in self.item_vars:  # an item: a key of every table
+            return f"_A_{e.prop}[{e.base.name}]"
         return f"_A_{e.prop}.get({self.expr(e.base)})"
+
+    def _over_items(self, comp):
+        """Whether a comprehension walks a zone's items: its variable is an item then, whose
+        properties are read with a subscript (link: _A_<prop> holds every item, none or not)."""
+        return isinstance(comp.source, ir.Items)
 
     def x_Index(self, e):
         return f"_index({self.expr(e.base)}, {self.expr(e.index)})"
@@ -271,15 +279,29 @@ class Module:
 
     def x_Comp(self, e):
         src = self.expr(e.source)
-        elem = self.expr(e.elem)
-        cond = f" if {self.expr(e.cond)}" if e.cond is not None else ""
+        items = self._over_items(e) and e.var not in self.item_vars
+        if items:
+            self.item_vars.add(e.var)
+        try:
+            elem = self.expr(e.elem)
+            cond = f" if {self.expr(e.cond)}" if e.cond is not None else ""
+        finally:
+            if items:
+                self.item_vars.discard(e.var)
         code = f"[{elem} for {e.var} in _each(st, {src}){cond}]"  # walking a list draws on the budget
         own = isinstance(e.elem, ir.PyName) and e.elem.name == e.var  # [x for x in xs]: xs's elements once
         return f"_nest(st, {code})" if e.elem.type in NESTABLE and not own else code
 
     def x_Exists(self, e):
         src = self.expr(e.comp.source)
-        cond = f" if {self.expr(e.comp.cond)}" if e.comp.cond is not None else ""
+        items = self._over_items(e.comp) and e.comp.var not in self.item_vars
+        if items:
+            self.item_vars.add(e.comp.var)
+        try:
+            cond = f" if {self.expr(e.comp.cond)}" if e.comp.cond is not None else ""
+        finally:
+            if items:
+                self.item_vars.discard(e.comp.var)
         return f"any(True for {e.comp.var} in _each(st, {src}){cond})"
 
     def x_Prim(self, e):
