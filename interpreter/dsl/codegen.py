@@ -35,6 +35,8 @@ PYOP = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}
 FRAME_PUSHERS = {"resolve", "advance", "end_game"}  # primitive statements that are not simple
 _ATOM = r"(?:'[^'\\]*'|None|me)"  # a text constant, none, or the enumerator's player
 _INVARIANT_PIECES = re.compile(rf"st\.pieces\.get\(\({_ATOM}, {_ATOM}, {_ATOM}\), 0\)")
+_PLAIN = r"(?:env\.get\('\w+'\)|'[^'\\]*'|-?\d+|None|True|False|me|a\d+|x\d+|v_\w+)"
+_PLAIN_VALUES = re.compile(rf"\{{(?:'\w+': {_PLAIN}(?:, '\w+': {_PLAIN})*)?\}}")  # (codegen.unheard)
 
 
 class GeneratedCodeError(Exception):
@@ -511,6 +513,8 @@ class Module:
             return [f"{self.call(s, False)}  # procedure {s.name}", f"fr[1] = {k + 1}", "return"], False
         if isinstance(s, ir.Emit):
             values = "{" + ", ".join(f"{n!r}: {self.expr(e)}" for n, e in s.args) + "}"
+            if self.unheard(s, values):
+                return [f"fr[1] = {k + 1}"], False
             return [f"values = {values}", f"fr[1] = {k + 1}",
                     f"if _emit(st, {s.event!r}, values, env.get('me')):", "    return"], False
         if isinstance(s, ir.Ask):
@@ -627,8 +631,15 @@ class Module:
         lines = ["env = fr[2]", self.call(s, last)] + ([] if last else ["fr[1] += 1"])
         return self.define(name, "st, fr", lines, f"{comment} -> procedure {s.name}")
 
+    def unheard(self, s, values: str) -> bool:
+        """Whether an event no listener of these rules hears is emitted with values that are
+        locals and constants only (reading them cannot fail): such an emit does nothing."""
+        return not self.r.listeners.get(s.event) and _PLAIN_VALUES.fullmatch(values) is not None
+
     def s_Emit(self, s, name, comment):
         values = "{" + ", ".join(f"{k!r}: {self.expr(e)}" for k, e in s.args) + "}"
+        if self.unheard(s, values):
+            return self.define(name, "st, fr", ["fr[1] += 1"], f"{comment} (no listener hears it)")
         return self.define(name, "st, fr", ["env = fr[2]", f"values = {values}", "fr[1] += 1",
                                             f"_emit(st, {s.event!r}, values, env.get('me'))"], comment)
 
