@@ -98,7 +98,12 @@ def nested(st, v):
 def add(st, a, b):
     """a + b where either may be a list or a text: the result is sized (checked before it is
     built) and charged."""
-    if type(a) is list and type(b) is list:  # (the common case, in short)
+    if type(a) is int and type(b) is int:  # (the common cases, in short: two numbers, two lists)
+        v = a + b
+        if v.bit_length() > MAX_BITS:
+            raise RuleFailure("a number too large for a rule")
+        return v
+    if type(a) is list and type(b) is list:
         n = len(a) + len(b)
         if n > MAX_LIST:
             raise RuleFailure(f"a list of more than {MAX_LIST:,} elements")

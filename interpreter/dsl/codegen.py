@@ -310,6 +310,8 @@ class Module:
         args = [self.expr(a) for a in e.args]
         if e.name in INLINE and len(args) == INLINE[e.name].count("{"):
             return INLINE[e.name].format(*args)
+        if e.name in ("min", "max") and len(args) >= 2:  # of several numbers: the builtin (_p_min does the same)
+            return f"{e.name}({', '.join(args)})"
         if e.name == "pieces_at" and len(args) == 2 and self.r.owned_kinds and all(
                 a.isidentifier() or a.startswith("env.get(") or a.startswith("'") for a in args):
             o, loc = args  # simple arguments: sum the owned kinds in place

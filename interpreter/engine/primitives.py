@@ -371,7 +371,7 @@ def _shortfall(st, required, providers):
                 raise RuleFailure(f"a cost of more than {limits.MAX_LIST:,} symbols")
             return short
     need = dict(required)
-    if sum(n for n in need.values() if type(n) is int) > limits.MAX_LIST:
+    if sum([n for n in need.values() if type(n) is int]) > limits.MAX_LIST:
         raise RuleFailure(f"a cost of more than {limits.MAX_LIST:,} symbols")
     flex = []
     for p in providers:
@@ -385,7 +385,7 @@ def _shortfall(st, required, providers):
         if n:
             need[p] = n - 1
     if not flex:
-        return sum(n for n in need.values() if n > 0)
+        return sum([n for n in need.values() if n > 0])
     slots = [s for s, n in need.items() for _ in range(n)]
     if not slots:
         return 0
