@@ -29,8 +29,9 @@ from .ir import ANY
 HOIST_EVERY = 30  # nesting levels of generated code between two helper functions
 
 # primitives written straight into the code (same meaning as their implementation)
+_NEXT = "st.seats[(st.seats.index({0}) + 1) % len(st.seats)]"
 INLINE = {"count": "len({0})", "sum": "sum({0})", "any": "any({0})", "all": "all({0})",
-          "pieces": "st.pieces.get(({0}, {1}, {2}), 0)"}
+          "pieces": "st.pieces.get(({0}, {1}, {2}), 0)", "players": "list(st.seats)", "other": _NEXT, "next_player": _NEXT}
 PYOP = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}
 FRAME_PUSHERS = {"resolve", "advance", "end_game"}  # primitive statements that are not simple
 _ATOM = r"(?:'[^'\\]*'|None|me)"  # a text constant, none, or the enumerator's player
