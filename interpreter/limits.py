@@ -81,13 +81,19 @@ def nested(st, v):
     if list not in map(type, v):
         return v
     total = len(v)
-    inner = [x for x in v if type(x) is list]
-    while inner:  # one level deeper at each pass
-        total += sum(map(len, inner))
-        if total > MAX_LIST:
-            raise RuleFailure(f"a list of more than {MAX_LIST:,} elements, counting those of the lists inside it")
-        # (the lists holding lists only: a list of plain values has nothing one level deeper)
-        inner = [y for x in inner if list in map(type, x) for y in x if type(y) is list]
+    outer = [v]
+    while outer:  # one level deeper at each pass: the lists inside the lists of the level above
+        holding = []  # (those of this level that hold lists: a list of plain values has nothing deeper)
+        for xs in outer:
+            for x in xs:
+                if type(x) is list:
+                    total += len(x)
+                    if total > MAX_LIST:  # (checked at once: the total only grows, and x is not walked)
+                        raise RuleFailure(f"a list of more than {MAX_LIST:,} elements, counting those of the "
+                                          "lists inside it")
+                    if list in map(type, x):
+                        holding.append(x)
+        outer = holding
     w = st.work + total  # (charge, written in)
     st.work = w
     if w > WORK_LIMIT:
