@@ -389,9 +389,17 @@ def _shortfall(st, required, providers):
     slots = [s for s, n in need.items() for _ in range(n)]
     if not slots:
         return 0
+    if len(flex) == 1:  # (the common case: one provider of alternatives covers a symbol if it offers one left)
+        alternatives = flex[0]
+        for s in slots:
+            if s in alternatives:
+                return len(slots) - 1
+        return len(slots)
     match = {}  # slot index -> flex index
     for f in range(len(flex)):
         _augment(slots, flex, match, f, set())
+        if len(match) == len(slots):  # (every slot matched: no provider left can cover more)
+            break
     return len(slots) - len(match)
 
 
