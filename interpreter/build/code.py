@@ -293,6 +293,9 @@ class Coder:
                 mod.game_function(fn, f"{self._where(fn.src)}: {fn.name}({', '.join(fn.params)})", number)
         for item in self._later:
             item.name = mod.function(item.expr, item.what)
+        mod.read = 0  # (a write of a variable no function memoised nor any trigger reads marks nothing: vm.wrote)
+        for mask in [*mod.memo_masks.values(), *(t.mask for t in r.triggers)]:
+            mod.read |= mask
         chunks = [mod.chunk(b) for b in c.blocks]
         for m in r.moves.values():
             parts = []

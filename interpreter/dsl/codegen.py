@@ -106,6 +106,7 @@ class Module:
         self._heights: list = []
         self.plain: dict = {}  # locals held in plain Python variables (a move's arguments), by name
         self.item_vars: set = set()  # comprehension variables walking a zone's items (x_Attr)
+        self.read = -1  # the channels a memoised function or a trigger reads (build/code.py: once they are known)
         self.memo_masks: dict = {}  # a memoised function's number (its key in st._memo) -> its read mask
         self.memo_at: dict = {}  # ... of those reading some channels under one key only -> those channels' mask
         self.memo_near: list = []  # ... of those, the ones reading them at the regions next to the key too
@@ -473,6 +474,8 @@ class Module:
                 key, lines = "_key", [f"_key = _VK_{s.name}[{self.expr(s.key)}]"]
             if s.op != "=":
                 v = f"st.vars[{key}] {s.op[0]} ({v})"
+            if not s.bit & self.read:  # a variable nothing memoised and no trigger reads: nothing to tell
+                return lines + [f"st.vars[{key}] = {v}"], False
             # a value written again unchanged is no write: nothing reading it is forgotten or
             # checked again (the same scalar of the same type: 1 is not true; a list is written)
             return lines + [f"_v = {v}", f"_o = st.vars.get({key}, _MISS)",
@@ -695,7 +698,7 @@ class Module:
     # ------------------------------------------------------------ moves
     def invariant_pieces(self, lines: list) -> list:
         """An enumerator's loops with each count of pieces whose kind, owner and place are
-        constants or the player (pieces(coin, none, me): the same at every pass) read once,
+        constants or the player (pieces(kind, none, me): the same at every pass) read once,
         before them: a look-up that cannot fail and changes nothing, so reading it first, or
         when no pass needs it, changes nothing either."""
         names = {}
