@@ -84,6 +84,12 @@ def link(r, decl, fnames, module: dict, key: str, namespace) -> None:
     r.memo_masks = ns["MEMO_MASKS"]
     r.memo_at = ns["MEMO_AT"]
     r.memo_near = frozenset(ns["MEMO_NEAR"])
+    # a move of a kind of pieces that no memoised function and no trigger reads marks nothing
+    # (primitives.shift_pieces: nothing to forget or check after it)
+    read = 0
+    for mask in [*r.memo_masks.values(), *(t.mask for t in r.triggers)]:
+        read |= mask
+    r.kind_bits = {k: b & read for k, b in r.kind_bits.items()}
 
     def fn(x):
         return ns[x.name] if isinstance(x, Later) else x

@@ -608,8 +608,10 @@ def shift_pieces(st, kind, owner, n, src, dst) -> int:
     st.pieces[key2] = before + n
     if st._occ is not None:
         _occ_moved(st, kind, owner, src, have == n, dst, before <= 0)
-    st.dirty |= st.rules.kind_bits[kind]
-    st.moved += (owner, src, dst)
+    bits = st.rules.kind_bits[kind]
+    if bits:  # (0: a kind nothing memoised and no trigger reads, build/module.link: nothing to tell)
+        st.dirty |= bits
+        st.moved += (owner, src, dst)
     return n
 
 
