@@ -103,6 +103,8 @@ class Checker:
         # where each decision is asked, by its label (an ask: 'ask' and its lone move): the types
         # of the locals in scope there, one dict per place (a display prompt may read them)
         self.decisions: dict = {}
+        self._exprs: dict = {}  # a node's kind -> the method checking it as an expression (False: none)
+        self._stmts: dict = {}  # ... as a statement
 
     # ------------------------------------------------------------ diagnostics
     def error(self, src: Src, node, code, message, hint=""):
@@ -328,8 +330,10 @@ class Checker:
         return ir.Items(e, type="list") if e.type == "zone" else e
 
     def expr(self, node: Node, scope: dict, src: Src) -> ir.Expr:
-        m = getattr(self, "x_" + node.kind, None)
-        if m is None:
+        m = self._exprs.get(node.kind)
+        if m is None:  # (looked up once per kind)
+            m = self._exprs[node.kind] = getattr(self, "x_" + node.kind, False)
+        if not m:
             self.error(src, node, "E404", f"{node.kind} is not an expression")
             return ir.Const(None)
         return m(node, scope, src)
@@ -339,8 +343,7 @@ class Checker:
         typ = "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "none" if v is None else "str"
         return ir.Const(v, type=typ)
 
-    def x_name(self, node, scope, src):
-        return self.name(node, scope, src)
+    x_name = name
 
     def x_list(self, node, scope, src):
         return ir.ListOf([self.expr(e, scope, src) for e in node.a[0]], type="list")
@@ -688,8 +691,10 @@ class Checker:
         b = self.new_block(None, src)
         stmts = []
         for s in node.a[0]:
-            m = getattr(self, "s_" + s.kind, None)
+            m = self._stmts.get(s.kind)
             if m is None:
+                m = self._stmts[s.kind] = getattr(self, "s_" + s.kind, False)
+            if not m:
                 self.error(src, s, "E404", f"{s.kind} is not a statement")
                 continue
             out = m(s, scope, src)
