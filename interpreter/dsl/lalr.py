@@ -110,69 +110,70 @@ class LALRDriver:
         nl = text.find("\n")  # the first line break not yet counted (size: none)
         if nl < 0:
             nl = size
-        # each match is the ignored text before a token, then the token (the last: none)
-        for m in tokens(text):
-            # ---- the next token (as Lark's contextual lexer reads it), or the end
-            kind = m.lastgroup
-            if kind is None:
-                if m.end() < size:
-                    return None  # no token here
-                token, kind = None, "$END"
-            else:
-                value = m.group(kind)
-                if kind[0] == "_":  # (an operator or a bracket)
-                    kind = literals[value]
-                stop = m.end()
-                pos = stop - len(value)
-                while nl < pos:
-                    line += 1
-                    line_start = nl + 1
-                    nl = text.find("\n", line_start)
-                    if nl < 0:
-                        nl = size
-                if kind in keywords:  # a name that is a keyword the parser takes here is that keyword
-                    word = keywords[kind].get(value)
-                    if word is not None and word in actions[top]:
-                        kind = word
-                if new_token is None:
-                    token = new_str(Token, value)
-                    token.type, token.line, token.column = kind, line, pos - line_start + 1
+        try:  # (a KeyError: no action for this token here, a syntax error: Lark words it)
+            # each match is the ignored text before a token, then the token (the last: none)
+            for m in tokens(text):
+                # ---- the next token (as Lark's contextual lexer reads it), or the end
+                kind = m.lastgroup
+                if kind is None:
+                    if m.end() < size:
+                        return None  # no token here
+                    token, kind = None, "$END"
                 else:
-                    token = _lark_token(new_token, kind, value, pos, line, line_start, kind in newline)
-            # ---- reduce as the token says, then shift it
-            while True:
-                a = actions[top].get(kind)
-                if a is None:
-                    return None
-                if a >= 0:  # shift
-                    if token is None:
-                        return None
-                    states.append(a)
-                    top = a
-                    values.append(token if tcb is None or kind not in tcb else tcb[kind](token))
-                    break
-                n, origin, cb = rules[~a]
-                if cb is None:  # unit reductions: the value stays, the state on top climbs
-                    key = (states[-2], top, kind)
-                    top = climbs.get(key)
-                    if top is None:
-                        top = climbs[key] = self._climb(*key, end)
-                    states[-1] = top
-                elif n == 1:  # (a third of the reductions: an atom, a name) in place
-                    values[-1] = cb([values[-1]])
-                    states[-1] = top = actions[states[-2]][origin]
-                else:
-                    if n:
-                        s = values[-n:]
-                        del values[-n:]
-                        del states[-n:]
+                    value = m.group(kind)
+                    if kind[0] == "_":  # (an operator or a bracket)
+                        kind = literals[value]
+                    stop = m.end()
+                    pos = stop - len(value)
+                    while nl < pos:
+                        line += 1
+                        line_start = nl + 1
+                        nl = text.find("\n", line_start)
+                        if nl < 0:
+                            nl = size
+                    if kind in keywords:  # a name that is a keyword the parser takes here is that keyword
+                        word = keywords[kind].get(value)
+                        if word is not None and word in actions[top]:
+                            kind = word
+                    if new_token is None:
+                        token = new_str(Token, value)
+                        token.type, token.line, token.column = kind, line, pos - line_start + 1
                     else:
-                        s = []
-                    values.append(cb(s))
-                    top = actions[states[-1]][origin]
-                    states.append(top)
-                if token is None and top == end:
-                    return values[-1]
+                        token = _lark_token(new_token, kind, value, pos, line, line_start, kind in newline)
+                # ---- reduce as the token says, then shift it
+                while True:
+                    a = actions[top][kind]
+                    if a >= 0:  # shift
+                        if token is None:
+                            return None
+                        states.append(a)
+                        top = a
+                        values.append(token if tcb is None or kind not in tcb else tcb[kind](token))
+                        break
+                    n, origin, cb = rules[~a]
+                    if cb is None:  # unit reductions: the value stays, the state on top climbs
+                        key = (states[-2], top, kind)
+                        top = climbs.get(key)
+                        if top is None:
+                            top = climbs[key] = self._climb(*key, end)
+                        states[-1] = top
+                    elif n == 1:  # (a third of the reductions: an atom, a name) in place
+                        values[-1] = cb([values[-1]])
+                        states[-1] = top = actions[states[-2]][origin]
+                    else:
+                        if n:
+                            s = values[-n:]
+                            del values[-n:]
+                            del states[-n:]
+                        else:
+                            s = []
+                        values.append(cb(s))
+                        top = actions[states[-1]][origin]
+                        states.append(top)
+                    if token is None and top == end:
+                        return values[-1]
+        except KeyError:
+            pass
         return None
 
 
