@@ -4,7 +4,21 @@ positions (yamlsrc.Source). Imported only where a text is parsed or a position a
 that finds every file's data in the cache does not import PyYAML (a fifth of it)."""
 from __future__ import annotations
 
-import yaml
+import re
+import sys
+
+# PyYAML's pure-Python reader compiles, as it is imported, a pattern of the characters YAML
+# refuses (the complement of the allowed ranges), which the C loader used here never runs: some
+# 55 M instructions, a fortieth of a large game's first load. The same characters written as the
+# ranges refused compile in a twelfth of that, and are put in re's cache under the reader's
+# pattern, where the import finds them. (A private table of re: where it is not one, the
+# reader compiles its own pattern as before; either matches the same characters.)
+_NON_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
+if "yaml" not in sys.modules and type(getattr(re, "_cache", None)) is dict:
+    re._cache.setdefault((str, _NON_PRINTABLE, 0),
+                         re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]"))
+
+import yaml  # noqa: E402
 
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
