@@ -103,8 +103,10 @@ class Checker:
         # where each decision is asked, by its label (an ask: 'ask' and its lone move): the types
         # of the locals in scope there, one dict per place (a display prompt may read them)
         self.decisions: dict = {}
-        self._exprs: dict = {}  # a node's kind -> the method checking it as an expression (False: none)
-        self._stmts: dict = {}  # ... as a statement
+        # a node's kind -> the function checking it as an expression (False: none), and as a
+        # statement: looked up once (functions of the class, not bound methods: no cycle)
+        self._exprs: dict = {}
+        self._stmts: dict = {}
 
     # ------------------------------------------------------------ diagnostics
     def error(self, src: Src, node, code, message, hint=""):
@@ -331,12 +333,12 @@ class Checker:
 
     def expr(self, node: Node, scope: dict, src: Src) -> ir.Expr:
         m = self._exprs.get(node.kind)
-        if m is None:  # (looked up once per kind)
-            m = self._exprs[node.kind] = getattr(self, "x_" + node.kind, False)
+        if m is None:
+            m = self._exprs[node.kind] = getattr(type(self), "x_" + node.kind, False)
         if not m:
             self.error(src, node, "E404", f"{node.kind} is not an expression")
             return ir.Const(None)
-        return m(node, scope, src)
+        return m(self, node, scope, src)
 
     def x_const(self, node, scope, src):
         v = node.a[0]
@@ -693,11 +695,11 @@ class Checker:
         for s in node.a[0]:
             m = self._stmts.get(s.kind)
             if m is None:
-                m = self._stmts[s.kind] = getattr(self, "s_" + s.kind, False)
+                m = self._stmts[s.kind] = getattr(type(self), "s_" + s.kind, False)
             if not m:
                 self.error(src, s, "E404", f"{s.kind} is not a statement")
                 continue
-            out = m(s, scope, src)
+            out = m(self, s, scope, src)
             out.line, out.col = s.line, s.col
             stmts.append(out)
         b.stmts = stmts
