@@ -103,6 +103,10 @@ class Checker:
         # where each decision is asked, by its label (an ask: 'ask' and its lone move): the types
         # of the locals in scope there, one dict per place (a display prompt may read them)
         self.decisions: dict = {}
+        # a node's kind -> the function checking it as an expression (False: none), and as a
+        # statement: looked up once (functions of the class, not bound methods: no cycle)
+        self._exprs: dict = {}
+        self._stmts: dict = {}
 
     # ------------------------------------------------------------ diagnostics
     def error(self, src: Src, node, code, message, hint=""):
@@ -328,19 +332,20 @@ class Checker:
         return ir.Items(e, type="list") if e.type == "zone" else e
 
     def expr(self, node: Node, scope: dict, src: Src) -> ir.Expr:
-        m = getattr(self, "x_" + node.kind, None)
+        m = self._exprs.get(node.kind)
         if m is None:
+            m = self._exprs[node.kind] = getattr(type(self), "x_" + node.kind, False)
+        if not m:
             self.error(src, node, "E404", f"{node.kind} is not an expression")
             return ir.Const(None)
-        return m(node, scope, src)
+        return m(self, node, scope, src)
 
     def x_const(self, node, scope, src):
         v = node.a[0]
         typ = "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "none" if v is None else "str"
         return ir.Const(v, type=typ)
 
-    def x_name(self, node, scope, src):
-        return self.name(node, scope, src)
+    x_name = name
 
     def x_list(self, node, scope, src):
         return ir.ListOf([self.expr(e, scope, src) for e in node.a[0]], type="list")
@@ -688,11 +693,13 @@ class Checker:
         b = self.new_block(None, src)
         stmts = []
         for s in node.a[0]:
-            m = getattr(self, "s_" + s.kind, None)
+            m = self._stmts.get(s.kind)
             if m is None:
+                m = self._stmts[s.kind] = getattr(type(self), "s_" + s.kind, False)
+            if not m:
                 self.error(src, s, "E404", f"{s.kind} is not a statement")
                 continue
-            out = m(s, scope, src)
+            out = m(self, s, scope, src)
             out.line, out.col = s.line, s.col
             stmts.append(out)
         b.stmts = stmts

@@ -111,6 +111,7 @@ class Module:
         self.memo_at: dict = {}  # ... of those reading some channels under one key only -> those channels' mask
         self.memo_near: list = []  # ... of those, the ones reading them at the regions next to the key too
         self.function_chunks: list = []  # (text, name) of each game function (game_function)
+        self._writers: dict = {}  # an IR class -> the function writing it (x_<its name>; not bound: no cycle)
 
     # ------------------------------------------------------------ module text
     def fresh(self, prefix: str) -> str:
@@ -158,7 +159,10 @@ class Module:
         heights = self._heights
         heights.append(0)
         try:
-            code = getattr(self, "x_" + type(e).__name__)(e)
+            m = self._writers.get(type(e))
+            if m is None:
+                m = self._writers[type(e)] = getattr(type(self), "x_" + type(e).__name__)
+            code = m(self, e)
         finally:
             h = heights.pop() + 1
         if h >= HOIST_EVERY:

@@ -2,11 +2,13 @@
 
 Lark makes the tables, the token patterns and the tree callbacks; this loop only drives them.
 For each token, Lark's own loops call a lexer object through a generator, build the token in
-two calls and keep a line counter object; for each reduction they hash the grammar rule in
-Python to find its callback and compare it with the end state. Here the token is matched and
-counted inline, a rule is a number, and a run of unit reductions that build nothing
-(``?product: unary``, an atom climbing the precedence levels: most reductions in effect
-texts) is one lookup that changes the state on top of the stack.
+two calls and keep a line counter object (and do all that for each blank and comment too);
+for each reduction they hash the grammar rule in Python to find its callback and compare it
+with the end state. Here one match is the blanks and the token after them
+(``_token_pattern``), the token is made and counted inline, a rule is a number, and a run of
+unit reductions that build nothing (``?product: unary``, an atom climbing the precedence
+levels: most reductions in effect texts) is one lookup that changes the state on top of the
+stack.
 
 A text it cannot parse is handed back (``None``): the caller parses it again with Lark, which
 raises the error with its position and expected tokens exactly as it always has. A test
@@ -23,20 +25,14 @@ import re
 
 
 class Token(str):
-    """A token as Lark makes one: its text, with its type and positions (the same attributes
-    and repr), made without Lark."""
+    """A token as Lark makes one, made without Lark: its text, with its type and where it
+    begins (all the tree builder reads of it; a driver made from Lark's parser gives Lark's
+    own tokens, with every position)."""
 
-    __slots__ = ("type", "value", "start_pos", "line", "column", "end_line", "end_column", "end_pos")
+    __slots__ = ("type", "line", "column")
 
     def __repr__(self):
-        return f"Token({self.type!r}, {self.value!r})"
-
-
-def _new_token(kind, value, start_pos, line, column, end_line, end_column, end_pos):
-    t = str.__new__(Token, value)
-    t.type, t.value, t.start_pos, t.line, t.column = kind, value, start_pos, line, column
-    t.end_line, t.end_column, t.end_pos = end_line, end_column, end_pos
-    return t
+        return f"Token({self.type!r}, {str(self)!r})"
 
 
 class _Inner:
@@ -54,18 +50,19 @@ class LALRDriver:
     None where Lark would raise. Made from plain tables (``_read_lark``, saved) and the tree
     builder's callbacks (``from_data``), or from a Lark parser itself (``from_lark``)."""
 
-    def __init__(self, data: dict, callbacks: list, token_callbacks: dict, lexer_callbacks: dict, token):
-        self.token = token
+    def __init__(self, data: dict, callbacks: list, token_callbacks: dict, lexer_callbacks: dict, token=None):
+        if lexer_callbacks:  # (the lexer calls nothing but its keywords here: Lark's own loop lexes others)
+            raise TypeError("the LALR driver lexes without callbacks")
+        self.token = token  # (None: a lean Token)
         self.start = dict(data["start"])
         self.end = dict(data["end"])
         # each state's actions by symbol: a state number for a shift (or a goto after a
-        # reduction), ~rule number for a reduction
-        self.actions = data["actions"]
+        # reduction), ~rule number for a reduction; by state number (a list: faster than a dict)
+        self.actions = [data["actions"].get(state) for state in range(max(data["actions"]) + 1)]
         # rule number -> (its length, its origin, its callback or None for a unit reduction)
         self.rules = [(n, origin, cb) for (n, origin, _), cb in zip(data["rules"], callbacks)]
-        self.scan = (tuple(re.compile(p, f) for p, f in data["patterns"]), lexer_callbacks, data["keywords"],
-                     frozenset(data["ignore"]), frozenset(data["newline"]))
-        self.token_callbacks = token_callbacks
+        self.scan = (*_token_pattern(data), data["keywords"], frozenset(data["newline"]))
+        self.token_callbacks = token_callbacks or None
         self.climbs: dict = {start: {} for start in self.start}  # _climb's answers, per start symbol
 
     @classmethod
@@ -73,7 +70,7 @@ class LALRDriver:
         """The driver of saved tables, building values with the transformer's methods (as Lark
         would with it as its transformer=)."""
         return cls(data, [_callback(spec, transformer) for _, _, spec in data["rules"]],  # (ValueError: not savable)
-                   {k: _callback(spec, transformer) for k, spec in data["token_rules"].items()}, {}, _new_token)
+                   {k: _callback(spec, transformer) for k, spec in data["token_rules"].items()}, {})
 
     @classmethod
     def from_lark(cls, lark) -> "LALRDriver":
@@ -100,98 +97,119 @@ class LALRDriver:
     def parse(self, text: str, start: str):
         """The value Lark's parse gives text, or None when Lark would raise an error."""
         actions, rules, tcb, new_token = self.actions, self.rules, self.token_callbacks, self.token
-        patterns, callbacks, keywords, ignore, newline = self.scan
+        tokens, literals, keywords, newline = self.scan
         end = self.end.get(start)
         if end is None:  # (not a start symbol of the grammar: Lark says so)
             return None
         climbs = self.climbs[start]
-        states = [self.start[start]]
+        top = self.start[start]  # (the state on top of the stack)
+        states = [top]
         values: list = []
-        match = patterns[0].match if len(patterns) == 1 else _match_any(patterns)
-        skip = ignore.difference(callbacks)  # (skipped with nothing to call: only the line count changes)
-        pos, size, line, line_start = 0, len(text), 1, 0
-        while True:
-            # ---- the next token (as Lark's contextual lexer reads it), or the end
-            while pos < size:
-                m = match(text, pos)
-                if m is None:
-                    return None  # no token here
+        new_str = str.__new__
+        size, line, line_start = len(text), 1, 0
+        nl = text.find("\n")  # the first line break not yet counted (size: none)
+        if nl < 0:
+            nl = size
+        try:  # (a KeyError: no action for this token here, a syntax error: Lark words it)
+            # each match is the ignored text before a token, then the token (the last: none)
+            for m in tokens(text):
+                # ---- the next token (as Lark's contextual lexer reads it), or the end
                 kind = m.lastgroup
-                stop = m.end()
-                if kind in skip:
-                    if kind in newline:
-                        breaks = text.count("\n", pos, stop)
-                        if breaks:
-                            line += breaks
-                            line_start = text.rindex("\n", pos, stop) + 1
-                    pos = stop
-                    continue
-                value = m.group()
-                start_pos, start_line, column = pos, line, pos - line_start + 1
-                if kind in newline:
-                    breaks = value.count("\n")
-                    if breaks:
-                        line += breaks
-                        line_start = pos + value.rindex("\n") + 1
-                pos = stop
-                if kind in keywords:  # a name that is a keyword the parser takes here is that keyword
-                    word = keywords[kind].get(value)
-                    if word is not None and word in actions[states[-1]]:
-                        kind = word
-                token = new_token(kind, value, start_pos, start_line, column, line, pos - line_start + 1, pos)
-                if kind in callbacks:
-                    token = callbacks[kind](token)
-                if kind in ignore:
-                    token = None
-                    continue
-                kind = token.type
-                break
-            else:
-                token, kind = None, "$END"
-            # ---- reduce as the token says, then shift it
-            while True:
-                a = actions[states[-1]].get(kind)
-                if a is None:
-                    return None
-                if a >= 0:  # shift
-                    if token is None:
-                        return None
-                    states.append(a)
-                    values.append(tcb[kind](token) if tcb and kind in tcb else token)
-                    break
-                n, origin, cb = rules[~a]
-                if cb is None:  # unit reductions: the value stays, the state on top climbs
-                    key = (states[-2], states[-1], kind)
-                    top = climbs.get(key)
-                    if top is None:
-                        top = climbs[key] = self._climb(*key, end)
-                    states[-1] = top
+                if kind is None:
+                    if m.end() < size:
+                        return None  # no token here
+                    token, kind = None, "$END"
                 else:
-                    if n == 1:  # (a third of the reductions: an atom, a name)
-                        states.pop()
-                        s = [values.pop()]
-                    elif n:
-                        s = values[-n:]
-                        del values[-n:]
-                        del states[-n:]
+                    value = m.group(kind)
+                    if kind[0] == "_":  # (an operator or a bracket)
+                        kind = literals[value]
+                    stop = m.end()
+                    pos = stop - len(value)
+                    while nl < pos:
+                        line += 1
+                        line_start = nl + 1
+                        nl = text.find("\n", line_start)
+                        if nl < 0:
+                            nl = size
+                    if kind in keywords:  # a name that is a keyword the parser takes here is that keyword
+                        word = keywords[kind].get(value)
+                        if word is not None and word in actions[top]:
+                            kind = word
+                    if new_token is None:
+                        token = new_str(Token, value)
+                        token.type, token.line, token.column = kind, line, pos - line_start + 1
                     else:
-                        s = []
-                    values.append(cb(s))
-                    states.append(actions[states[-1]][origin])
-                if token is None and states[-1] == end:
-                    return values[-1]
-
-
-def _match_any(patterns):
-    """A match of the first of several patterns that matches (Lark splits a lexer's pattern
-    into several when it has more groups than Python's re takes)."""
-    def match(text, pos):
-        for p in patterns:
-            m = p.match(text, pos)
-            if m is not None:
-                return m
+                        token = _lark_token(new_token, kind, value, pos, line, line_start, kind in newline)
+                # ---- reduce as the token says, then shift it
+                while True:
+                    a = actions[top][kind]
+                    if a >= 0:  # shift
+                        if token is None:
+                            return None
+                        states.append(a)
+                        top = a
+                        values.append(token if tcb is None or kind not in tcb else tcb[kind](token))
+                        break
+                    n, origin, cb = rules[~a]
+                    if cb is None:  # unit reductions: the value stays, the state on top climbs
+                        key = (states[-2], top, kind)
+                        top = climbs.get(key)
+                        if top is None:
+                            top = climbs[key] = self._climb(*key, end)
+                        states[-1] = top
+                    elif n == 1:  # (a third of the reductions: an atom, a name) in place
+                        values[-1] = cb([values[-1]])
+                        states[-1] = top = actions[states[-2]][origin]
+                    else:
+                        if n:
+                            s = values[-n:]
+                            del values[-n:]
+                            del states[-n:]
+                        else:
+                            s = []
+                        values.append(cb(s))
+                        top = actions[states[-1]][origin]
+                        states.append(top)
+                    if token is None and top == end:
+                        return values[-1]
+        except KeyError:
+            pass
         return None
-    return match
+
+
+def _token_pattern(data):
+    """(finditer of one pattern matching the ignored text (blanks, comments) before a token,
+    then the token, in a group named after its type; none at the end of the text or where no
+    token begins: one match a token, where Lark matches each blank and comment too; the type
+    of each text its literal terminals spell). The terminals are tried in Lark's order; a run
+    of literal ones (operators, brackets) is one group of plain alternatives, which the regex
+    engine skips by their first character, where it enters every named group. (An ignored
+    terminal never begins where another may: the grammar's are blanks, '#' comments and ';'.)"""
+    ignore = set(data["ignore"])
+    skip = "|".join(p for name, p, _ in data["terminals"] if name in ignore)
+    groups, run, literals = [], [], {}
+    for name, p, text in data["terminals"] + [("", "", None)]:
+        if name in ignore:
+            continue
+        if text is not None:
+            run.append(p)
+            literals[text] = name
+            continue
+        if run:
+            groups.append(f"(?P<_{len(groups)}>{'|'.join(run)})")
+            run = []
+        if name:
+            groups.append(f"(?P<{name}>{p})")
+    return re.compile(f"(?:{skip})*(?:{'|'.join(groups)})?", data["flags"]).finditer, literals
+
+
+def _lark_token(new_token, kind, value, pos, line, line_start, may_break):
+    """Lark's own token, with every position (a driver made from Lark's parser)."""
+    end_line, end_column = line, pos + len(value) - line_start + 1
+    if may_break and "\n" in value:
+        end_line += value.count("\n")
+        end_column = len(value) - value.rindex("\n")
+    return new_token(kind, value, pos, line, pos - line_start + 1, end_line, end_column, pos + len(value))
 
 
 def _read_lark(lark) -> tuple:
@@ -207,7 +225,9 @@ def _read_lark(lark) -> tuple:
     if not isinstance(frontend.lexer, ContextualLexer):
         raise TypeError("the LALR driver needs Lark's contextual lexer")
     lexer = frontend.lexer.root_lexer  # (one lexer over every terminal: a keyword is taken where the parser takes it)
-    patterns = [(p.pattern, p.flags) for p in lexer.scanner._mres]  # (made on first use, with the callbacks)
+    scanner = lexer.scanner  # (made on first use, with the callbacks)
+    terminals = [(str(t.name), t.pattern.to_regexp(), str(t.pattern.value) if t.pattern.type == "str"
+                  and not t.pattern.flags else None) for t in scanner.terminals]
     lexer_callbacks, keywords = {}, {}
     for kind, cb in lexer.callback.items():
         words = _keywords(cb)
@@ -242,7 +262,7 @@ def _read_lark(lark) -> tuple:
     token_callbacks = {k: v for k, v in all_callbacks.items() if isinstance(k, str)}
     data = {"start": {str(k): v for k, v in table.start_states.items()},
             "end": {str(k): v for k, v in table.end_states.items()}, "actions": actions, "rules": rules,
-            "patterns": patterns, "keywords": keywords, "ignore": sorted(map(str, lexer.ignore_types)),
+            "terminals": terminals, "flags": scanner.g_regex_flags, "keywords": keywords, "ignore": sorted(map(str, lexer.ignore_types)),
             "newline": sorted(map(str, lexer.newline_types)), "lexer_callbacks": sorted(map(str, lexer_callbacks)),
             "token_rules": {str(k): _spec(v, transformer) for k, v in token_callbacks.items()}}
     return data, callbacks, token_callbacks, lexer_callbacks

@@ -262,8 +262,11 @@ class _Rules:
         self.bad_number = self.repeated = None
 
     def _start(self, node):
-        hit = self.paren.get(id(node))
-        return hit[1] if hit is not None and hit[0] is node else (node.line, node.col)
+        if self.paren:
+            hit = self.paren.get(id(node))
+            if hit is not None and hit[0] is node:
+                return hit[1]
+        return node.line, node.col
 
     # ---- statements -------------------------------------------------------
     def expr_only(self, items):
@@ -277,21 +280,21 @@ class _Rules:
 
     def let_stmt(self, items):
         kw, name, _, expr = items
-        return Node("let", [str(name), expr], *_at(kw))
+        return Node("let", (str(name), expr), kw.line, kw.column)
 
     def lvalue(self, items):
         name = items[0]
         index = items[2] if len(items) > 2 else None
-        return (str(name), index, _at(name))
+        return (str(name), index, (name.line, name.column))
 
     def assign_stmt(self, items):
-        (name, index, at), op, expr = items
-        return Node("assign", [name, index, str(op), expr], *at)
+        (name, index, (line, col)), op, expr = items
+        return Node("assign", (name, index, str(op), expr), line, col)
 
     def call_stmt(self, items):
         name, _, args, _ = items
         pos, kw = args if args is not None else ([], {})
-        return Node("call", [str(name), pos, kw], *_at(name))
+        return Node("call", (str(name), pos, kw), name.line, name.column)
 
     def emit_stmt(self, items):
         kw_emit, name, _, args, _ = items
@@ -300,6 +303,9 @@ class _Rules:
 
     def args(self, items):
         pos, kw = [], {}
+        if len(items) == 1 and type(items[0]) is Node:  # (most calls: one argument)
+            pos.append(items[0])
+            return pos, kw
         for it in items:
             if isinstance(it, Token):
                 continue
@@ -313,7 +319,7 @@ class _Rules:
 
     def kwarg(self, items):
         name, _, expr = items
-        return ("__kw__", str(name), expr, _at(name))
+        return ("__kw__", str(name), expr, (name.line, name.column))
 
     def if_stmt(self, items):
         clauses, else_block = [], None
@@ -410,10 +416,11 @@ class _Rules:
         except ValueError as exc:  # more digits than Python converts: reported once the text
             value = 0              # has parsed (a syntax error is reported first)
             self.bad_number = self.bad_number or exc
-        return Node("const", [value], *_at(items[0]))
+        return Node("const", (value,), items[0].line, items[0].column)
 
     def string(self, items):
-        return Node("const", [str(items[0])[1:-1]], *_at(items[0]))
+        t = items[0]
+        return Node("const", (str(t)[1:-1],), t.line, t.column)
 
     def true(self, items):
         return Node("const", [True], *_at(items[0]))
@@ -428,8 +435,9 @@ class _Rules:
         self.paren[id(items[1])] = (items[1], _at(items[0]))  # (the node kept: its id stays its own)
         return items[1]
 
-    def name(self, items):
-        return Node("name", [str(items[0])], *_at(items[0]))
+    def name(self, items):  # (the most common node: a third of them)
+        t = items[0]
+        return Node("name", (str(t),), t.line, t.column)
 
     def list(self, items):
         return Node("list", [[i for i in items if isinstance(i, Node)]], *_at(items[0]))
@@ -442,15 +450,15 @@ class _Rules:
         return Node("comp", [elem, var, it, cond], *_at(items[0]))
 
     def attr(self, items):
-        return Node("attr", [items[0], str(items[2])], *self._start(items[0]))
+        return Node("attr", (items[0], str(items[2])), *self._start(items[0]))
 
     def index(self, items):
-        return Node("index", [items[0], items[2]], *self._start(items[0]))
+        return Node("index", (items[0], items[2]), *self._start(items[0]))
 
     def call(self, items):
         name, _, args, _ = items
         pos, kw = args if args is not None else ([], {})
-        return Node("fcall", [str(name), pos, kw], *_at(name))
+        return Node("fcall", (str(name), pos, kw), name.line, name.column)
 
     def _chain(self, kind, items):
         operands = [i for i in items if isinstance(i, Node)]
@@ -467,10 +475,10 @@ class _Rules:
         return Node("not", [items[1]], *_at(items[0]))
 
     def comp_op(self, items):
-        return " ".join(str(t) for t in items)
+        return str(items[0]) if len(items) == 1 else " ".join(map(str, items))
 
     def comparison(self, items):
-        return Node("cmp", [items[1], items[0], items[2]], *self._start(items[0]))
+        return Node("cmp", (items[1], items[0], items[2]), *self._start(items[0]))
 
     def sum(self, items):
         return self._chain("arith", items)
