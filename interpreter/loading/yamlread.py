@@ -14,9 +14,9 @@ import sys
 # pattern, where the import finds them. (A private table of re: where it is not one, the
 # reader compiles its own pattern as before; either matches the same characters.)
 _NON_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
+_REFUSED = "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]"  # (the same: a test checks)
 if "yaml" not in sys.modules and type(getattr(re, "_cache", None)) is dict:
-    re._cache.setdefault((str, _NON_PRINTABLE, 0),
-                         re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]"))
+    re._cache.setdefault((str, _NON_PRINTABLE, 0), re.compile(_REFUSED))
 
 import yaml  # noqa: E402
 
