@@ -359,3 +359,21 @@ def test_checked_rules_keep_a_functions_text_and_parse_it_again_when_an_explanat
     kept = declarations().functions["card_price"]
     assert kept._node is None and kept.text == built.text and repr(kept.node) == repr(built.node)
     assert kept.body is not None and kept.params == built.params == ["p", "card"]
+
+
+def test_a_write_that_nothing_memoised_and_no_trigger_reads_marks_nothing():
+    """build/module.link: the bits of piece kinds, zones, where items lie and their faces that
+    no memoised function and no trigger reads are 0, and such a zone tells no key to forget
+    (vm.wrote is then not even called after a move there); the channels something reads keep
+    their bits. Kuhn poker: only `payoff` is memoised, and it reads the stakes alone."""
+    kuhn = load_game(str(Path(__file__).parent.parent / "tools" / "bench_games" / "kuhn_poker")).rules
+    assert set(kuhn.memo_masks.values()) == {kuhn.bit("var:stake")} and not kuhn.triggers
+    assert all(zd.bit == 0 and zd.touch == () for zd in kuhn.zones.values())
+    assert kuhn.where_bit == kuhn.face_bit == 0
+    st = load_game(str(Path(__file__).parent.parent / "tools" / "bench_games" / "kuhn_poker")).new_game(seed=3)
+    st.apply(st.legal_actions()[0])  # (the deal moved cards: nothing was marked, nothing kept to tell)
+    assert st.dirty == 0 and st.moved == []
+    duel = load_game("duel").rules  # skills_of(p) reads area[p]: its zones keep their bit and key
+    area = duel.zones["area.fellowship"]
+    assert area.bit == duel.bit("zone:area") != 0 and area.touch == ("fellowship",)
+    assert any(m & area.bit for m in duel.memo_masks.values())

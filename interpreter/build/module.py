@@ -84,12 +84,21 @@ def link(r, decl, fnames, module: dict, key: str, namespace) -> None:
     r.memo_masks = ns["MEMO_MASKS"]
     r.memo_at = ns["MEMO_AT"]
     r.memo_near = frozenset(ns["MEMO_NEAR"])
-    # a move of a kind of pieces that no memoised function and no trigger reads marks nothing
-    # (primitives.shift_pieces: nothing to forget or check after it)
+    # a move of a kind of pieces, or into or out of a zone, that no memoised function and no
+    # trigger reads marks nothing (primitives: nothing to forget or check after it; a zone's
+    # keys are told only to forget memoised values, so an unread zone tells none either);
+    # memoised functions and triggers are the only readers of these bits (vm._on_write)
     read = 0
     for mask in [*r.memo_masks.values(), *(t.mask for t in r.triggers)]:
         read |= mask
     r.kind_bits = {k: b & read for k, b in r.kind_bits.items()}
+    for zd in r.zones.values():
+        zd.bit &= read
+        if not zd.bit:
+            zd.touch = ()
+    r.where_bit &= read
+    r.face_bit &= read
+    r.item_bits = {item: b & read for item, b in r.item_bits.items() if b & read}
 
     def fn(x):
         return ns[x.name] if isinstance(x, Later) else x

@@ -481,11 +481,15 @@ _move_item = _move  # (the primitives that move items one by one)
 
 def _move_top(st, src, dst, n=1):
     """Move the top n items of one stack onto another (as many as there are)."""
+    lst = st.zones[src]
     if st.rules.zones[src].tableau:
         raise ValueError(f"move_top cannot take from tableau {src!r}; move its items one by one")
-    k = min(int(n), len(st.zones[src]))  # (at most as many as there are: onto itself too)
+    k = len(lst)  # (at most as many as there are: onto itself too)
+    if n < k:
+        k = int(n)
     if k > 0:  # (a list shared with another state is copied only when something moves: zone_list)
-        lst = st.zones[src] if st._zown is None else st.zone_list(src)  # (moves change this list in place)
+        if st._zown is not None:
+            lst = st.zone_list(src)  # (moves change this list in place)
         for _ in range(k):
             _move_item(st, lst[-1], dst)
 
