@@ -377,3 +377,31 @@ def test_a_write_that_nothing_memoised_and_no_trigger_reads_marks_nothing():
     area = duel.zones["area.fellowship"]
     assert area.bit == duel.bit("zone:area") != 0 and area.touch == ("fellowship",)
     assert any(m & area.bit for m in duel.memo_masks.values())
+
+
+def test_a_list_of_the_items_own_lists_is_not_walked_again_when_the_data_keeps_it_within_the_limit(tmp_path, monkeypatch):
+    """dsl/codegen.Module._props_fit: [c.provides for c in area[p]] holds each item's own list
+    once, so when the lists of every item together (and one element each) fit in a list of
+    limits.MAX_LIST, no item taken can make it too long and it is not counted again
+    (limits.nested); with a smaller limit it is. count(keys(m)) makes no list of the keys.
+    Duel's skills_of (games/duel/game.yaml, functions) and card_price, 003 "Card and tile costs"."""
+    from interpreter.dsl import codegen
+
+    monkeypatch.setattr(module, "_COMPILED", {})  # (two texts under one key: neither kept for other tests)
+    monkeypatch.setattr(module, "_UNKEPT", {})
+
+    def skills_of_line(folder):
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / folder))
+        rules = load_game("duel").rules
+        text = rules.module_source.split("def f_skills_of(")[1].split("\ndef ")[0]
+        return rules, [ln for ln in text.splitlines() if "v = memo[a0] =" in ln][0]
+
+    rules, line = skills_of_line("fits")
+    assert "[_A_provides[" in line and "_nest(" not in line
+    total = len(rules.props) + sum(len(v) + sum(len(x) for x in v if type(x) is list)
+                                   for p in rules.props.values() for v in [p.get("provides")] if type(v) is list)
+    price = rules.module_source.split("def f_card_price(")[1].split("\ndef ")[0]
+    assert "len(_A_cost_skills.get(a1) or ()) == 0" in price and "_p_keys" not in price
+    monkeypatch.setattr(codegen, "MAX_LIST", total - 1)  # (one short: the data alone would not fit)
+    _, line = skills_of_line("short")
+    assert "_nest(st, [_A_provides[" in line

@@ -25,6 +25,7 @@ import re
 
 from . import ir
 from .ir import ANY
+from ..limits import MAX_LIST
 
 HOIST_EVERY = 30  # nesting levels of generated code between two helper functions
 
@@ -106,6 +107,7 @@ class Module:
         self._heights: list = []
         self.plain: dict = {}  # locals held in plain Python variables (a move's arguments), by name
         self.item_vars: set = set()  # comprehension variables walking a zone's items (x_Attr)
+        self._fits: dict = {}  # property -> whether every item's value of it fits in one list (_props_fit)
         self.read = -1  # the channels a memoised function or a trigger reads (build/code.py: once they are known)
         self.memo_masks: dict = {}  # a memoised function's number (its key in st._memo) -> its read mask
         self.memo_at: dict = {}  # ... of those reading some channels under one key only -> those channels' mask
@@ -298,7 +300,25 @@ class Module:
                 self.item_vars.discard(e.var)
         code = f"[{elem} for {e.var} in _each(st, {src}){cond}]"  # walking a list draws on the budget
         own = isinstance(e.elem, ir.PyName) and e.elem.name == e.var  # [x for x in xs]: xs's elements once
+        if items and isinstance(e.elem, ir.Attr) and isinstance(e.elem.base, ir.PyName) \
+                and e.elem.base.name == e.var and self._props_fit(e.elem.prop):
+            own = True  # [c.provides for c in area[p]]: the items' own lists, within the limit whatever the zone
         return f"_nest(st, {code})" if e.elem.type in NESTABLE and not own else code
+
+    def _props_fit(self, prop: str) -> bool:
+        """Whether a list of every item's value of a property is within limits.MAX_LIST,
+        counting the elements of the lists inside it (limits.nested): the data's values of
+        one item each, whichever items a comprehension takes (it takes each once)."""
+        fit = self._fits.get(prop)
+        if fit is None:
+            def spelled(v):
+                return len(v) + sum(spelled(x) for x in v if type(x) is list) if type(v) is list else 0
+
+            total = len(self.r.props)
+            for values in self.r.props.values():
+                total += spelled(values.get(prop))
+            fit = self._fits[prop] = total <= MAX_LIST
+        return fit
 
     def x_Exists(self, e):
         src = self.expr(e.comp.source)
@@ -313,6 +333,9 @@ class Module:
         return f"any(True for {e.comp.var} in _each(st, {src}){cond})"
 
     def x_Prim(self, e):
+        if e.name == "count" and len(e.args) == 1 and isinstance(e.args[0], ir.Prim) \
+                and e.args[0].name == "keys" and len(e.args[0].args) == 1:
+            return f"len({self.expr(e.args[0].args[0])} or ())"  # count(keys(m)): no list of them made (_keys)
         args = [self.expr(a) for a in e.args]
         if e.name in INLINE and len(args) == INLINE[e.name].count("{"):
             return INLINE[e.name].format(*args)

@@ -346,30 +346,70 @@ def _shortfall(st, required, providers):
     """Required symbols that the providers (symbols or lists of alternatives) cannot cover."""
     if not required:
         return 0
-    if type(required) is dict and type(providers) is list:
-        # no alternatives: count each symbol (whether a provider is a list of alternatives is
-        # looked at when a symbol is first needed: a cost all of whose symbols are covered by
-        # none comes to the same either way)
-        short = total = 0
-        flat = not providers
+    if type(required) is dict and type(providers) is list and list not in map(type, providers):
+        short = total = 0  # no alternatives: count each symbol
         for sym, n in required.items():
             if type(n) is not int:
                 break
             total += n
             if n > 0:
-                if not flat:
-                    if list in map(type, providers):
-                        break
-                    flat = True
-                    n -= providers.count(sym)
-                elif providers:
-                    n -= providers.count(sym)
+                n -= providers.count(sym)
                 if n > 0:
                     short += n
         else:
             if total > limits.MAX_LIST:
                 raise RuleFailure(f"a cost of more than {limits.MAX_LIST:,} symbols")
             return short
+    elif type(required) is dict and type(providers) is list:
+        # the symbols needed (a count each), less those the providers of one symbol give; then
+        # the providers of alternatives (a "/" card, a wild) cover what they can of the rest
+        need = {}
+        total = 0
+        for sym, n in required.items():
+            if type(n) is not int:
+                break
+            total += n
+            if n > 0:
+                need[sym] = n
+        else:
+            if total > limits.MAX_LIST:
+                raise RuleFailure(f"a cost of more than {limits.MAX_LIST:,} symbols")
+            if not need:
+                return 0
+            flex = None
+            for p in providers:
+                if type(p) is list:
+                    if len(p) != 1:
+                        if flex is None:
+                            flex = [p]
+                        else:
+                            flex.append(p)
+                        continue
+                    p = p[0]
+                try:
+                    n = need.get(p)
+                except TypeError:  # (a provider that is no symbol gives none)
+                    continue
+                if n:
+                    need[p] = n - 1
+            short = 0
+            for n in need.values():
+                short += n
+            if flex is None or not short:
+                return short
+            if len(flex) == 1:  # (the common case: it covers a symbol left if it offers one)
+                alternatives = flex[0]
+                for s, n in need.items():
+                    if n and s in alternatives:
+                        return short - 1
+                return short
+            slots = [s for s, n in need.items() for _ in range(n)]
+            match = {}  # slot index -> flex index
+            for f in range(len(flex)):
+                _augment(slots, flex, match, f, set())
+                if len(match) == len(slots):  # (every slot matched: no provider left can cover more)
+                    break
+            return len(slots) - len(match)
     need = dict(required)
     if sum([n for n in need.values() if type(n) is int]) > limits.MAX_LIST:
         raise RuleFailure(f"a cost of more than {limits.MAX_LIST:,} symbols")
