@@ -141,7 +141,9 @@ def mul(st, a, b):
                 raise RuleFailure("a number too large for a rule")
             return v
         if type(a) is list:
-            size = len(a) * max(b, 0)
+            if b <= 0:  # (none of it: e.g. [x] * a count that is 0)
+                return []
+            size = len(a) * b
             if size > MAX_LIST:
                 raise RuleFailure(f"a list of more than {MAX_LIST:,} elements")
             w = st.work + size
