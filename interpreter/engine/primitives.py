@@ -403,13 +403,7 @@ def _shortfall(st, required, providers):
                     if n and s in alternatives:
                         return short - 1
                 return short
-            slots = [s for s, n in need.items() for _ in range(n)]
-            match = {}  # slot index -> flex index
-            for f in range(len(flex)):
-                _augment(slots, flex, match, f, set())
-                if len(match) == len(slots):  # (every slot matched: no provider left can cover more)
-                    break
-            return len(slots) - len(match)
+            return _unmatched([s for s, n in need.items() for _ in range(n)], flex)
     need = dict(required)
     if sum([n for n in need.values() if type(n) is int]) > limits.MAX_LIST:
         raise RuleFailure(f"a cost of more than {limits.MAX_LIST:,} symbols")
@@ -435,6 +429,12 @@ def _shortfall(st, required, providers):
             if s in alternatives:
                 return len(slots) - 1
         return len(slots)
+    return _unmatched(slots, flex)
+
+
+def _unmatched(slots, flex) -> int:
+    """The symbols needed (one slot each) that the providers of alternatives cannot cover, by
+    a largest matching (augmenting paths)."""
     match = {}  # slot index -> flex index
     for f in range(len(flex)):
         _augment(slots, flex, match, f, set())
