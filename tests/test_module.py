@@ -405,3 +405,28 @@ def test_a_list_of_the_items_own_lists_is_not_walked_again_when_the_data_keeps_i
     monkeypatch.setattr(codegen, "MAX_LIST", total - 1)  # (one short: the data alone would not fit)
     _, line = skills_of_line("short")
     assert "_nest(st, [_A_provides[" in line
+
+
+def test_an_enumerators_counts_of_pieces_the_same_at_every_pass_are_read_once_before_its_loops(tmp_path, monkeypatch):
+    """dsl/codegen.Module.pieces: in take_play's enumerator the player's coins (pieces(coin,
+    none, me) in coins(me)) are read once, before the loop over the available cards, and the
+    loop's condition uses that local; a count that depends on the loop's card is not. When
+    deep nesting moves a piece of the condition into a helper (Module.hoist), the local is one
+    of the helper's arguments: play is the same. Duel, 003 "Take a Chapter card"."""
+    from interpreter.dsl import codegen
+
+    monkeypatch.setattr(module, "_COMPILED", {})
+    monkeypatch.setattr(module, "_UNKEPT", {})
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "plain"))
+    game = load_game("duel")
+    text = game.rules.module_source.split("def m_take_play(")[1].split("\ndef ")[0]
+    head, loop = text.split("    for x0 in ", 1)
+    assert "_pc0 = st.pieces.get(('coin', None, me), 0)" in head
+    assert "if (_pc0 >= f_card_price(" in loop and "st.pieces" not in loop
+    expected = [_playout(game, seed) for seed in (1, 2)]
+    monkeypatch.setattr(codegen, "HOIST_EVERY", 2)  # (a helper at every other level of nesting)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "hoisted"))
+    game = load_game("duel")
+    src = game.rules.module_source
+    assert any("_pc0" in ln for ln in src.splitlines() if ln.startswith("def _h"))
+    assert [_playout(game, seed) for seed in (1, 2)] == expected

@@ -32,11 +32,10 @@ HOIST_EVERY = 30  # nesting levels of generated code between two helper function
 # primitives written straight into the code (same meaning as their implementation)
 _NEXT = "st.seats[(st.seats.index({0}) + 1) % len(st.seats)]"
 INLINE = {"count": "len({0})", "sum": "sum({0})", "any": "any({0})", "all": "all({0})",
-          "pieces": "st.pieces.get(({0}, {1}, {2}), 0)", "players": "list(st.seats)", "other": _NEXT, "next_player": _NEXT}
+          "players": "list(st.seats)", "other": _NEXT, "next_player": _NEXT}  # (and pieces: Module.pieces)
 PYOP = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}
 FRAME_PUSHERS = {"resolve", "advance", "end_game"}  # primitive statements that are not simple
-_ATOM = r"(?:'[^'\\]*'|None|me)"  # a text constant, none, or the enumerator's player
-_INVARIANT_PIECES = re.compile(rf"st\.pieces\.get\(\({_ATOM}, {_ATOM}, {_ATOM}\), 0\)")
+_TEXT = re.compile(r"'[^'\\]*'")  # the code of a text constant (Module.pieces)
 _PLAIN = r"(?:env\.get\('\w+'\)|'[^'\\]*'|-?\d+|None|True|False|me|a\d+|x\d+|v_\w+)"
 _PLAIN_VALUES = re.compile(rf"\{{(?:'\w+': {_PLAIN}(?:, '\w+': {_PLAIN})*)?\}}")  # (codegen.unheard)
 
@@ -106,6 +105,7 @@ class Module:
         self._n = 0
         self._heights: list = []
         self.plain: dict = {}  # locals held in plain Python variables (a move's arguments), by name
+        self.invariant = None  # in an enumerator's loops: a count of pieces the same at every pass -> its local (pieces)
         self.item_vars: set = set()  # comprehension variables walking a zone's items (x_Attr)
         self._fits: dict = {}  # property -> whether every item's value of it fits in one list (_props_fit)
         self.read = -1  # the channels a memoised function or a trigger reads (build/code.py: once they are known)
@@ -179,7 +179,7 @@ class Module:
         but for the variables of comprehensions wholly inside it."""
         bare = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "''", code)  # names outside texts
         bound = set(re.findall(r"\bfor (\w+) in\b", bare))  # a comprehension's own variables
-        names = sorted(set(re.findall(r"\b(?:v_\w+|a\d+|x\d+|me)\b", bare)) - bound)
+        names = sorted(set(re.findall(r"\b(?:v_\w+|a\d+|x\d+|_pc\d+|me)\b", bare)) - bound)
         args = "".join(", " + n for n in names)
         name = self.define(self.fresh("_h"), f"st, env{args}", [f"return {code}"])
         return f"{name}(st, env{args})"
@@ -337,6 +337,8 @@ class Module:
                 and e.args[0].name == "keys" and len(e.args[0].args) == 1:
             return f"len({self.expr(e.args[0].args[0])} or ())"  # count(keys(m)): no list of them made (_keys)
         args = [self.expr(a) for a in e.args]
+        if e.name == "pieces" and len(args) == 3:
+            return self.pieces(*args)
         if e.name in INLINE and len(args) == INLINE[e.name].count("{"):
             return INLINE[e.name].format(*args)
         if e.name in ("min", "max") and len(args) >= 2:  # of several numbers: the builtin (_p_min does the same)
@@ -344,8 +346,21 @@ class Module:
         if e.name == "pieces_at" and len(args) == 2 and self.r.owned_kinds and all(
                 a.isidentifier() or a.startswith("env.get(") or a.startswith("'") for a in args):
             o, loc = args  # simple arguments: sum the owned kinds in place
-            return "(" + " + ".join(f"st.pieces.get(({k!r}, {o}, {loc}), 0)" for k in self.r.owned_kinds) + ")"
+            return "(" + " + ".join(self.pieces(repr(k), o, loc) for k in self.r.owned_kinds) + ")"
         return f"_p_{e.name}(st{''.join(', ' + a for a in args)})"
+
+    def pieces(self, kind: str, owner: str, place: str) -> str:
+        """A count of pieces. In an enumerator's loops (self.invariant), one whose kind, owner
+        and place are texts, none or the player (pieces(coin, none, me): the same at every
+        pass) is a local read once, before them (enumerator): a look-up that cannot fail and
+        changes nothing, so reading it first, or when no pass needs it, changes nothing either."""
+        code = f"st.pieces.get(({kind}, {owner}, {place}), 0)"
+        if self.invariant is None or not all(a in ("me", "None") or _TEXT.fullmatch(a) for a in (kind, owner, place)):
+            return code
+        name = self.invariant.get(code)
+        if name is None:
+            name = self.invariant[code] = f"_pc{len(self.invariant)}"
+        return name
 
     def x_Call(self, e):
         me = self.expr(e.me) if e.me is not None else "None"
@@ -723,22 +738,6 @@ class Module:
         return name
 
     # ------------------------------------------------------------ moves
-    def invariant_pieces(self, lines: list) -> list:
-        """An enumerator's loops with each count of pieces whose kind, owner and place are
-        constants or the player (pieces(kind, none, me): the same at every pass) read once,
-        before them: a look-up that cannot fail and changes nothing, so reading it first, or
-        when no pass needs it, changes nothing either."""
-        names = {}
-
-        def once(m):
-            name = names.get(m.group(0))
-            if name is None:
-                name = names[m.group(0)] = f"_pc{len(names)}"
-            return name
-
-        inner = [_INVARIANT_PIECES.sub(once, ln) for ln in lines[1:]]
-        return [f"{n} = {code}" for code, n in names.items()] + lines[:1] + inner
-
     def enumerator(self, move, params, cond, id_parts, comment) -> str:
         """m_<move>(st, me, out): every binding of the move's arguments whose condition holds,
         as an Action under its id (params: [(arg, domain expression)]). The arguments are plain
@@ -746,17 +745,19 @@ class Module:
         self.plain = {"me": "me"}
         lines = []
         indent = ""
+        invariant = {}  # (the first line runs once: its counts of pieces are read where they are)
         try:
             for n, (arg, dom) in enumerate(params):
                 lines.append(f"{indent}for x{n} in {self.expr(dom)}:")
+                self.invariant = invariant
                 indent += "    "
                 self.plain[arg] = f"x{n}"
             if cond is not None:
                 lines.append(f"{indent}if {self.expr(cond)}:")
                 indent += "    "
         finally:
-            self.plain = {}
-        lines = self.invariant_pieces(lines)
+            self.plain, self.invariant = {}, None
+        lines = [f"{n} = {code}" for code, n in invariant.items()] + lines
         if any(re.search(r"\benv\b", ln) for ln in lines):  # a hoisted helper takes env (unused)
             lines.insert(0, "env = None")
         aid = " + ".join(repr(p) if isinstance(p, str) else f"_fmt(x{p[0]})" for p in id_parts if p != "") or "''"
