@@ -44,3 +44,15 @@ def test_any_action_sequence_keeps_invariants_saves_and_clones(duel, seed, picks
             text = state.to_json()
             assert duel.state_from_json(text).to_json() == text
             assert state.clone().to_json() == text
+
+
+def test_a_provider_that_is_no_symbol_gives_none_on_every_path_of_the_matcher():
+    """primitives._shortfall: symbols only, with one provider of alternatives, with several,
+    and the general path (providers given as a tuple): a map among the providers covers
+    nothing, and is no error."""
+    need = {"a": 1, "b": 1}
+    assert shortfall_of(need, [{"x": 1}, "a"]) == 1
+    assert shortfall_of(need, [{"x": 1}, "a", ["b", "c"]]) == 0
+    assert shortfall_of(need, [{"x": 1}, ["a", "c"], ["b", "c"]]) == 0
+    assert shortfall_of(need, ({"x": 1}, "a")) == 1
+    assert shortfall_of(need, ({"x": 1}, ["a", "c"], ["b", "c"])) == 0

@@ -299,11 +299,12 @@ class Module:
             if items:
                 self.item_vars.discard(e.var)
         code = f"[{elem} for {e.var} in _each(st, {src}){cond}]"  # walking a list draws on the budget
-        own = isinstance(e.elem, ir.PyName) and e.elem.name == e.var  # [x for x in xs]: xs's elements once
-        if items and isinstance(e.elem, ir.Attr) and isinstance(e.elem.base, ir.PyName) \
-                and e.elem.base.name == e.var and self._props_fit(e.elem.prop):
-            own = True  # [c.provides for c in area[p]]: the items' own lists, within the limit whatever the zone
-        return f"_nest(st, {code})" if e.elem.type in NESTABLE and not own else code
+        # not counted again (limits.nested): [x for x in xs] holds xs's elements once; [c.provides
+        # for c in area[p]] the items' own lists, within the limit whatever the zone (_props_fit)
+        within = (isinstance(e.elem, ir.PyName) and e.elem.name == e.var) or (
+            items and isinstance(e.elem, ir.Attr) and isinstance(e.elem.base, ir.PyName)
+            and e.elem.base.name == e.var and self._props_fit(e.elem.prop))
+        return f"_nest(st, {code})" if e.elem.type in NESTABLE and not within else code
 
     def _props_fit(self, prop: str) -> bool:
         """Whether a list of every item's value of a property is within limits.MAX_LIST,

@@ -415,7 +415,10 @@ def _shortfall(st, required, providers):
             else:
                 flex.append(p)
                 continue
-        n = need.get(p)
+        try:
+            n = need.get(p)
+        except TypeError:  # (a provider that is no symbol gives none, as above)
+            continue
         if n:
             need[p] = n - 1
     if not flex:
