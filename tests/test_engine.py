@@ -374,3 +374,23 @@ def test_playing_makes_no_reference_cycles(game):
         gc.set_debug(0)
         gc.garbage.clear()
     assert left == []
+
+
+def test_a_load_freezes_what_it_built_and_a_later_load_frees_the_rules_let_go():
+    """engine/game._build: after a build everything alive is frozen (gc.freeze), so the cycle
+    collector walks none of the rules while games are played; the next build unfreezes and
+    collects first: rules that nothing holds any more are freed then."""
+    import gc
+    import weakref
+
+    from interpreter import load_game
+
+    g = load_game("duel")
+    assert gc.get_freeze_count() > 0
+    gone = weakref.ref(g.rules)
+    del g
+    gc.collect()  # (frozen: not freed by a collection)
+    assert gone() is not None
+    g = load_game("duel")
+    assert gone() is None and gc.get_freeze_count() > 0
+    assert g.new_game(seed=1).legal_actions()

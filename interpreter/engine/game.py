@@ -273,12 +273,19 @@ class Game:
 def _build(name_or_path: str, mods=()):
     """(rules, declarations, diagnostics). Python's cycle collector is paused meanwhile: a
     build makes hundreds of thousands of objects that all stay alive until it ends, and each
-    collection on the way walks them all again (a tenth of a first load of a large game)."""
+    collection on the way walks them all again (a tenth of a first load of a large game).
+    After it, what is alive is frozen (gc.freeze): the collector's next passes, during play,
+    walk none of the rules again (and a fork's children share them untouched). A later build
+    unfreezes it and collects first, so that rules let go since are freed."""
     collecting = gc.isenabled()
     gc.disable()
+    if gc.get_freeze_count():
+        gc.unfreeze()
+        gc.collect()
     try:
         return _build_now(name_or_path, mods)
     finally:
+        gc.freeze()
         if collecting:
             gc.enable()
 
