@@ -430,3 +430,24 @@ def test_an_enumerators_counts_of_pieces_the_same_at_every_pass_are_read_once_be
     src = game.rules.module_source
     assert any("_pc0" in ln for ln in src.splitlines() if ln.startswith("def _h"))
     assert [_playout(game, seed) for seed in (1, 2)] == expected
+
+
+def test_checked_rules_keep_the_rule_files_as_their_numbers_in_the_spec(tmp_path, monkeypatch):
+    """build/checked.py: the rules and the declarations both point to the rule files (text and
+    data); the cache keeps each as its number in the spec, and a load from it points to the
+    files of the spec it loaded, so no rule file's text is in the cache and positions still
+    come from the files."""
+    from interpreter.build import checked, digest
+    from interpreter.engine.link import namespace
+    from interpreter.loading.loader import load_spec
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    built = load_game("duel")
+    spec = load_spec("duel")
+    [kept] = (tmp_path / "cache").rglob("*.rules")
+    blob = kept.read_bytes()
+    assert all(s.text[-200:].encode() not in blob for s in spec.sources if len(s.text) > 200)
+    rules, declarations, _ = checked.load(spec, digest(spec), namespace)
+    src = rules.moves["take_play"].src
+    assert any(src.source is s for s in spec.sources) and rules.where_src(src) == built.rules.where_src(src)
+    assert declarations().functions["card_price"].text == built.declarations.functions["card_price"].text

@@ -7,14 +7,19 @@ only checking more text later needs (scenarios, explanations), are read on first
 Kept next to the generated modules, keyed by the rules' digest, where the game was loaded from,
 how its files are named from where the command runs, its mods and the engine
 (cache.module_key). Written whole or not at all; a cache that cannot be read is rebuilt, never
-an error.
+an error. The rule files (their text and data, which the rules and the declarations both point
+to) are kept as their numbers in the loaded spec: the spec a load reads them from has them,
+the same, since the digest is the same.
 """
 from __future__ import annotations
 
+import copyreg
 import hashlib
+import io
 import os
 import pickle
 
+from ..loading.yamlsrc import Source
 from .cache import _cache_dir, module_key, read_module
 
 
@@ -40,6 +45,38 @@ def _path(k: str) -> str:
     return os.path.join(_cache_dir(), k + ".rules")
 
 
+def _source(n):  # (a rule file by its number in the spec: what _Reader.find_class gives for this name)
+    raise pickle.UnpicklingError("a rule file's number read without its spec")
+
+
+def _dumps(obj, sources) -> bytes:
+    """obj pickled, each of the spec's sources as its number (_source)."""
+    numbers = {id(s): i for i, s in enumerate(sources)}
+
+    def reduce(s):
+        n = numbers.get(id(s))
+        return s.__reduce__() if n is None else (_source, (n,))
+
+    out = io.BytesIO()
+    p = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    p.dispatch_table = {**copyreg.dispatch_table, Source: reduce}  # (called for sources only)
+    p.dump(obj)
+    return out.getvalue()
+
+
+class _Reader(pickle.Unpickler):
+    """Reads what _dumps wrote: a source's number is that source of the spec loaded now."""
+
+    def __init__(self, data: bytes, sources):
+        super().__init__(io.BytesIO(data))
+        self.sources = sources
+
+    def find_class(self, module, name):
+        if module == __name__ and name == "_source":
+            return self.sources.__getitem__
+        return super().find_class(module, name)
+
+
 def save(spec, rules, decl, fnames, diags) -> None:
     """Keep the rules of a build (called before the module is linked into them: they hold
     no compiled code yet). A failure to write, or rules that do not pickle, never fail a load."""
@@ -48,8 +85,8 @@ def save(spec, rules, decl, fnames, diags) -> None:
 
     try:
         with deep_recursion():
-            data = pickle.dumps({"rules": pickle.dumps((rules, _Tables(decl)), protocol=pickle.HIGHEST_PROTOCOL),
-                                 "decl": pickle.dumps(decl, protocol=pickle.HIGHEST_PROTOCOL),
+            data = pickle.dumps({"rules": _dumps((rules, _Tables(decl)), spec.sources),
+                                 "decl": _dumps(decl, spec.sources),
                                  "fnames": fnames, "diags": diags}, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:
         return
@@ -67,8 +104,9 @@ def load(spec, digest: str, namespace):
         mod = read_module(module_key(digest))
         if mod is None:
             return None
+        sources = list(spec.sources)
         with deep_recursion():
-            rules, tables = pickle.loads(data["rules"])
+            rules, tables = _Reader(data["rules"], sources).load()
         link(rules, tables, data["fnames"], mod, module_key(digest), namespace)
     except Exception:  # no cache, or one this engine cannot read: build the rules again
         return None
@@ -76,6 +114,6 @@ def load(spec, digest: str, namespace):
 
     def declarations():
         with deep_recursion():
-            return pickle.loads(blob)
+            return _Reader(blob, sources).load()
 
     return rules, declarations, data["diags"]
