@@ -2,6 +2,7 @@
 hidden information, and seeded random playouts with invariants checked after every action."""
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -376,21 +377,30 @@ def test_playing_makes_no_reference_cycles(game):
     assert left == []
 
 
-def test_a_load_freezes_what_it_built_and_a_later_load_frees_the_rules_let_go():
-    """engine/game._build: after a build everything alive is frozen (gc.freeze), so the cycle
-    collector walks none of the rules while games are played; the next build unfreezes and
-    collects first: rules that nothing holds any more are freed then."""
-    import gc
-    import weakref
+def test_a_processs_first_load_freezes_what_it_built_and_a_second_load_unfreezes_it():
+    """engine/game._build: after a process's first build everything alive is frozen
+    (gc.freeze), so the cycle collector walks none of the rules while games are played; a
+    second build unfreezes it: rules that nothing holds any more are freed by the collector
+    again. (A fresh process: this one has loaded games before.)"""
+    import subprocess
+    import sys
 
-    from interpreter import load_game
-
-    g = load_game("duel")
-    assert gc.get_freeze_count() > 0
-    gone = weakref.ref(g.rules)
-    del g
-    gc.collect()  # (frozen: not freed by a collection)
-    assert gone() is not None
-    g = load_game("duel")
-    assert gone() is None and gc.get_freeze_count() > 0
-    assert g.new_game(seed=1).legal_actions()
+    code = """if True:
+        import gc, weakref
+        from interpreter import load_game
+        g = load_game("duel")
+        assert gc.get_freeze_count() > 0
+        gone = weakref.ref(g.rules)
+        del g
+        gc.collect()  # (frozen: not freed by a collection)
+        assert gone() is not None
+        g = load_game("duel")
+        assert gc.get_freeze_count() == 0
+        gc.collect()
+        assert gone() is None
+        assert g.new_game(seed=1).legal_actions()
+        print("ok")
+    """
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert out.stdout.strip() == "ok", out.stderr

@@ -270,22 +270,29 @@ class Game:
         return compile_expression(self, text, names, src)
 
 
+_builds = 0  # the builds of this process so far (_build)
+
+
 def _build(name_or_path: str, mods=()):
     """(rules, declarations, diagnostics). Python's cycle collector is paused meanwhile: a
     build makes hundreds of thousands of objects that all stay alive until it ends, and each
     collection on the way walks them all again (a tenth of a first load of a large game).
-    After it, what is alive is frozen (gc.freeze): the collector's next passes, during play,
-    walk none of the rules again (and a fork's children share them untouched). A later build
-    unfreezes it and collects first, so that rules let go since are freed."""
+    After a process's first build, what is alive is frozen (gc.freeze): the collector's first
+    pass after it and its passes during play walk none of the rules (and a fork's children
+    share them untouched). A process that builds again (a test run, a tool loading several
+    games) unfreezes them then and collects as usual: rules it lets go are freed by the next
+    pass, as before (freezing at every build would mean collecting everything at each one)."""
+    global _builds
     collecting = gc.isenabled()
     gc.disable()
-    if gc.get_freeze_count():
+    _builds += 1
+    if _builds == 2:
         gc.unfreeze()
-        gc.collect()
     try:
         return _build_now(name_or_path, mods)
     finally:
-        gc.freeze()
+        if _builds == 1:
+            gc.freeze()
         if collecting:
             gc.enable()
 
