@@ -377,15 +377,17 @@ def test_playing_makes_no_reference_cycles(game):
     assert left == []
 
 
-def test_a_processs_first_load_freezes_what_it_built_and_a_second_load_unfreezes_it():
+def test_a_processs_first_load_freezes_what_it_built_and_a_second_load_unfreezes_it(tmp_path):
     """engine/game._build: after a process's first build everything alive is frozen
     (gc.freeze), so the cycle collector walks none of the rules while games are played; a
     second build unfreezes it: rules that nothing holds any more are freed by the collector
-    again. (A fresh process: this one has loaded games before.)"""
+    again. An application that froze objects itself keeps them frozen. (Fresh processes:
+    this one has loaded games before.)"""
+    import os
     import subprocess
     import sys
 
-    code = """if True:
+    ours = """if True:
         import gc, weakref
         from interpreter import load_game
         g = load_game("duel")
@@ -401,6 +403,18 @@ def test_a_processs_first_load_freezes_what_it_built_and_a_second_load_unfreezes
         assert g.new_game(seed=1).legal_actions()
         print("ok")
     """
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                         cwd=Path(__file__).resolve().parent.parent)
-    assert out.stdout.strip() == "ok", out.stderr
+    theirs = """if True:
+        import gc
+        from interpreter import load_game
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        load_game("duel")
+        load_game("duel")
+        assert gc.get_freeze_count() == frozen
+        print("ok")
+    """
+    for code in (ours, theirs):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                             cwd=Path(__file__).resolve().parent.parent,
+                             env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)})
+        assert out.stdout.strip() == "ok", out.stderr

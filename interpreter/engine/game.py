@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import gc
 import hashlib
+import threading
 
 from ..errors import EngineError, IllegalAction, RuleError
 from ..model.state import State
@@ -270,31 +271,36 @@ class Game:
         return compile_expression(self, text, names, src)
 
 
-_builds = 0  # the builds of this process so far (_build)
+_BUILDING = threading.RLock()  # one build at a time: the cycle collector's state is the process's
+_froze = None  # after a process's first build: whether it froze what was alive then (_build)
 
 
 def _build(name_or_path: str, mods=()):
     """(rules, declarations, diagnostics). Python's cycle collector is paused meanwhile: a
     build makes hundreds of thousands of objects that all stay alive until it ends, and each
     collection on the way walks them all again (a tenth of a first load of a large game).
-    After a process's first build, what is alive is frozen (gc.freeze): the collector's first
-    pass after it and its passes during play walk none of the rules (and a fork's children
-    share them untouched). A process that builds again (a test run, a tool loading several
-    games) unfreezes them then and collects as usual: rules it lets go are freed by the next
-    pass, as before (freezing at every build would mean collecting everything at each one)."""
-    global _builds
-    collecting = gc.isenabled()
-    gc.disable()
-    _builds += 1
-    if _builds == 2:
-        gc.unfreeze()
-    try:
-        return _build_now(name_or_path, mods)
-    finally:
-        if _builds == 1:
-            gc.freeze()
-        if collecting:
-            gc.enable()
+    After a process's first build, everything alive then is frozen (gc.freeze; not if the
+    application froze objects itself): the collector's first pass after the build, its passes
+    during play and its pass at exit walk none of the rules. A process that builds again (a
+    test run, a tool loading several games) unfreezes what that first build froze, and the
+    collector works as usual from then on: rules let go are freed by its next full pass
+    (freezing at every build would mean collecting everything at each one)."""
+    global _froze
+    with _BUILDING:
+        collecting = gc.isenabled()
+        gc.disable()
+        first = _froze is None
+        if _froze:
+            gc.unfreeze()
+        _froze = False
+        try:
+            return _build_now(name_or_path, mods)
+        finally:
+            if first and not gc.get_freeze_count():
+                gc.freeze()
+                _froze = True
+            if collecting:
+                gc.enable()
 
 
 def _build_now(name_or_path: str, mods=()):
