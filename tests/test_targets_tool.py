@@ -71,6 +71,10 @@ def test_every_target_gets_its_row_from_its_tool(monkeypatch):
                 "callgrind": {"Kuhn poker": {"ours": 150_000, "python": 255_000}}}
 
     monkeypatch.setattr(targets, "_tool", tool)
+    monkeypatch.setattr(targets.shutil, "which", lambda name: "/usr/bin/" + name)
+    monkeypatch.setattr(bench, "load_instructions", lambda game, ref: {
+        "game": game, "first_load_instructions_this": 378_400_000, "compared_with": ref,
+        f"first_load_instructions_{ref}": 2_287_000_000, "ratio": 6.04})
     rows = {r["target"]: r for r in targets.measure("abc", 3, False)}
     assert rows["duel random playouts vs abc"]["met"] and not rows["war-of-the-ring random playouts vs abc"]["met"]
     assert rows["war-of-the-ring clone vs abc"]["met"]
@@ -78,6 +82,7 @@ def test_every_target_gets_its_row_from_its_tool(monkeypatch):
     kuhn = rows["Kuhn poker vs OpenSpiel Python"]
     assert kuhn["now"] == "1.300x (instructions: theirs/ours 1.70)" and kuhn["met"] is False
     assert rows["duel first load, empty caches"]["met"] and rows["war-of-the-ring load with caches"]["met"]
+    assert rows["duel first load, empty caches"]["now"] == "250 ms (instructions: 378 M, abc 2,287 M)"
     assert rows["duel load after the first"]["now"] == "90 ms" and not rows["duel load after the first"]["met"]
     assert rows["war-of-the-ring load after the first"]["met"]
 

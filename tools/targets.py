@@ -16,7 +16,8 @@ that measures it, run here as a child process so that one failing tool leaves th
                                    OpenSpiel's Python games (goal >= 1.5; needs open_spiel), and
                                    beside it their instructions per playout over ours (valgrind)
   first load, empty caches         a fresh process loading the game with an empty cache directory
-                                   (parse, check, write and compile its module; goal < 300 ms)
+                                   (parse, check, write and compile its module; goal < 300 ms);
+                                   beside it its CPU instructions and the baseline's (valgrind)
   load with caches                 a fresh process loading it again (goal < 80 ms): the load
                                    right after a first one, and a load among later ones
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -91,6 +93,21 @@ def _clone_ratio(baseline: str, games: int, rounds: int) -> dict:
                 "ratio": round(this / old, 3), "median_this": round(statistics.median(costs["this"]), 2)}
 
 
+def _load_instructions(game: str, baseline: str, quick: bool) -> str:
+    """Beside a first load's time, what does not depend on the machine: its CPU instructions,
+    and the baseline's (bench.load_instructions; not with --quick, nor without valgrind)."""
+    from bench import load_instructions
+
+    if quick or shutil.which("valgrind") is None:
+        return ""
+    try:
+        r = load_instructions(game, baseline)
+    except (RuntimeError, subprocess.CalledProcessError):
+        return ""
+    old = next(v for k, v in r.items() if k.startswith("first_load_instructions_") and not k.endswith("_this"))
+    return f" (instructions: {r['first_load_instructions_this'] / 1e6:,.0f} M, {r['compared_with']} {old / 1e6:,.0f} M)"
+
+
 def measure(baseline: str, rounds: int, quick: bool) -> list[dict]:
     from bench import cold_load, compare
 
@@ -145,8 +162,8 @@ def measure(baseline: str, rounds: int, quick: bool) -> list[dict]:
     runs = 3 if quick else 5
     for game in ("duel", "war-of-the-ring"):
         first = cold_load(game, runs=runs, fresh_cache=True)
-        row(f"{game} first load, empty caches", f"{first:.0f} ms", "< 300 ms", first < 300,
-            "tools/bench.py (a fresh process, an empty cache directory; median)")
+        row(f"{game} first load, empty caches", f"{first:.0f} ms{_load_instructions(game, baseline, quick)}",
+            "< 300 ms", first < 300, "tools/bench.py (a fresh process, an empty cache directory; median)")
         after = cold_load(game, runs=runs, second=True)
         row(f"{game} load after the first", f"{after:.0f} ms", "< 80 ms", after < 80,
             "tools/bench.py (a fresh process after one first load, in its caches; median)")
