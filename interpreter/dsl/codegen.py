@@ -352,7 +352,7 @@ class Module:
 
     def pieces(self, kind: str, owner: str, place: str) -> str:
         """A count of pieces. In an enumerator's loops (self.invariant), one whose kind, owner
-        and place are texts, none or the player (pieces(coin, none, me): the same at every
+        and place are texts, none or the player (pieces(kind, none, me): the same at every
         pass) is a local read once, before them (enumerator): a look-up that cannot fail and
         changes nothing, so reading it first, or when no pass needs it, changes nothing either."""
         code = f"st.pieces.get(({kind}, {owner}, {place}), 0)"
